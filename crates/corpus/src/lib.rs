@@ -1,0 +1,1 @@
+//! The corpus domain crate (being built).

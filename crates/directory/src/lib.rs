@@ -1,0 +1,1 @@
+//! The directory domain crate (being built).

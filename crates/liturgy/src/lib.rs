@@ -1,0 +1,1 @@
+//! The liturgy domain crate (being built).

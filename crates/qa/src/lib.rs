@@ -1,0 +1,1 @@
+//! The qa domain crate (being built).

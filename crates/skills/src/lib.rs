@@ -1,0 +1,67 @@
+//! The ten skills of the agent, as thin adapters from the transport-neutral
+//! [`ecclesia_core::Skill`] interface to the domain crates, plus the list of
+//! every domain [`ecclesia_core::Ingester`].
+//!
+//! The server knows nothing of calendars or directories: the CLI calls
+//! [`build_registry`] and hands the registry to the server.
+//!
+//! Each domain module exposes `register(&mut SkillRegistry, &SkillEnv)` and
+//! `ingesters()`; adding a skill is one `Skill` implementation and one
+//! `registry.register(..)` line in its module.
+
+use ecclesia_core::{Ingester, SkillRegistry};
+use std::path::PathBuf;
+
+// Domain modules are added here as they land:
+// mod liturgy; mod directory; mod corpus; mod qa;
+
+/// What the skills need from the deployment: where the data and the built
+/// stores are, the "today" of date phrases, and per-domain settings.
+#[derive(Debug, Clone, Default)]
+pub struct SkillEnv {
+    /// The datasets (`../shared/data`).
+    pub data_dir: PathBuf,
+    /// The current store generation (`<store>/gen-…`); a domain's store is
+    /// `generation.join(ingester_name)`. `None` before the first ingest.
+    pub generation: Option<PathBuf>,
+    /// Fixed "today" for date phrases (tests, reproducible runs); `None` = the clock.
+    pub today: Option<chrono::NaiveDate>,
+    /// IANA time zone in which "today" is read (default `UTC`).
+    pub timezone: String,
+    /// The config file's tables, by section name (`liturgy`, `qa`, …), as JSON.
+    pub settings: serde_json::Map<String, serde_json::Value>,
+}
+
+impl SkillEnv {
+    /// The store directory of the ingester `name`, when it was built.
+    pub fn store(&self, name: &str) -> Option<PathBuf> {
+        let dir = self.generation.as_ref()?.join(name);
+        dir.is_dir().then_some(dir)
+    }
+
+    /// The config section `name` (`[qa]` …), or `Null`.
+    pub fn section(&self, name: &str) -> serde_json::Value {
+        self.settings
+            .get(name)
+            .cloned()
+            .unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// Every domain ingester, in the order `ecclesia ingest` runs them.
+pub fn ingesters() -> Vec<Box<dyn Ingester>> {
+    #[allow(unused_mut)]
+    let mut all: Vec<Box<dyn Ingester>> = Vec::new();
+    // all.extend(liturgy::ingesters()); …
+    all
+}
+
+/// The registry of every skill whose store is present. A skill whose store is
+/// missing is left out (and absent from the card), with a warning in the log.
+pub fn build_registry(env: &SkillEnv) -> SkillRegistry {
+    #[allow(unused_mut)]
+    let mut registry = SkillRegistry::default();
+    let _ = env;
+    // liturgy::register(&mut registry, env); …
+    registry
+}
