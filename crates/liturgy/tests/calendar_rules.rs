@@ -1,0 +1,333 @@
+//! Calendar rules, each checked in at least two years where it bites.
+use chrono::NaiveDate;
+use ecclesia_liturgy::{calendar_jsonl_line, CalendarData, Color, Rank, Season};
+use std::sync::OnceLock;
+
+fn data() -> &'static CalendarData {
+    static D: OnceLock<CalendarData> = OnceLock::new();
+    D.get_or_init(|| {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data");
+        CalendarData::load(std::path::Path::new(dir)).unwrap()
+    })
+}
+
+fn ymd(y: i32, m: u32, d: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(y, m, d).unwrap()
+}
+
+fn key_on(cal: &str, date: NaiveDate) -> String {
+    let spec = data().spec(cal).unwrap();
+    data().day(spec, date).unwrap().principal().key.clone()
+}
+
+fn keys_on(cal: &str, date: NaiveDate) -> Vec<(String, Rank)> {
+    let spec = data().spec(cal).unwrap();
+    data()
+        .day(spec, date)
+        .unwrap()
+        .celebrations
+        .iter()
+        .map(|c| (c.key.clone(), c.rank))
+        .collect()
+}
+
+#[test]
+fn st_joseph_transfers() {
+    // Sunday of Lent -> Monday.
+    assert_eq!(key_on("general-roman", ymd(2023, 3, 20)), "StJoseph");
+    assert_eq!(key_on("general-roman", ymd(2017, 3, 20)), "StJoseph");
+    assert_eq!(key_on("general-roman", ymd(2023, 3, 19)), "Lent4");
+    // Holy Week -> Saturday before Palm Sunday (2008, 2035).
+    assert_eq!(key_on("general-roman", ymd(2008, 3, 15)), "StJoseph");
+    assert_eq!(key_on("general-roman", ymd(2035, 3, 17)), "StJoseph");
+    assert_eq!(key_on("general-roman", ymd(2035, 3, 19)), "MonHolyWeek");
+    // Not impeded.
+    assert_eq!(key_on("general-roman", ymd(2026, 3, 19)), "StJoseph");
+}
+
+#[test]
+fn annunciation_transfers() {
+    // Holy Week or Easter octave -> Monday after the Second Sunday of Easter.
+    assert_eq!(key_on("general-roman", ymd(2024, 4, 8)), "Annunciation");
+    assert_eq!(key_on("general-roman", ymd(2013, 4, 8)), "Annunciation");
+    assert_eq!(key_on("general-roman", ymd(2016, 4, 4)), "Annunciation");
+    assert_eq!(key_on("general-roman", ymd(2008, 3, 31)), "Annunciation");
+    // Palm Sunday 2018 -> 9 April.
+    assert_eq!(key_on("general-roman", ymd(2018, 4, 9)), "Annunciation");
+    // Sunday of Lent -> Monday (2007, 2012? no: 2012 is a Sunday of Lent too).
+    assert_eq!(key_on("general-roman", ymd(2007, 3, 26)), "Annunciation");
+    assert_eq!(key_on("general-roman", ymd(2012, 3, 26)), "Annunciation");
+    assert_eq!(key_on("general-roman", ymd(2026, 3, 25)), "Annunciation");
+}
+
+#[test]
+fn immaculate_conception_on_advent_sunday() {
+    assert_eq!(
+        key_on("general-roman", ymd(2019, 12, 9)),
+        "ImmaculateConception"
+    );
+    assert_eq!(
+        key_on("general-roman", ymd(2024, 12, 9)),
+        "ImmaculateConception"
+    );
+    assert_eq!(key_on("general-roman", ymd(2024, 12, 8)), "Advent2");
+    assert_eq!(
+        key_on("general-roman", ymd(2025, 12, 8)),
+        "ImmaculateConception"
+    );
+}
+
+#[test]
+fn holy_family_dec_30_when_christmas_is_sunday() {
+    assert_eq!(key_on("general-roman", ymd(2022, 12, 30)), "HolyFamily");
+    assert_eq!(key_on("general-roman", ymd(2016, 12, 30)), "HolyFamily");
+    assert_eq!(key_on("general-roman", ymd(2025, 12, 28)), "HolyFamily");
+    assert_eq!(key_on("general-roman", ymd(2020, 12, 27)), "HolyFamily");
+}
+
+#[test]
+fn baptism_of_the_lord() {
+    // US: Epiphany on 7 or 8 January -> Baptism on the Monday after.
+    assert_eq!(key_on("us", ymd(2018, 1, 7)), "Epiphany");
+    assert_eq!(key_on("us", ymd(2018, 1, 8)), "BaptismLord");
+    assert_eq!(key_on("us", ymd(2024, 1, 7)), "Epiphany");
+    assert_eq!(key_on("us", ymd(2024, 1, 8)), "BaptismLord");
+    assert_eq!(key_on("us", ymd(2026, 1, 4)), "Epiphany");
+    assert_eq!(key_on("us", ymd(2026, 1, 11)), "BaptismLord");
+    // General Roman: Epiphany 6 January, Baptism the Sunday after.
+    assert_eq!(key_on("general-roman", ymd(2024, 1, 6)), "Epiphany");
+    assert_eq!(key_on("general-roman", ymd(2024, 1, 7)), "BaptismLord");
+    assert_eq!(key_on("general-roman", ymd(2019, 1, 13)), "BaptismLord");
+    let spec = data().spec("us").unwrap();
+    let d = data().day(spec, ymd(2024, 1, 9)).unwrap();
+    assert_eq!(d.season, Season::OrdinaryTime);
+    assert_eq!(d.week_of_season, 1);
+}
+
+#[test]
+fn nativity_john_baptist_and_sacred_heart() {
+    assert_eq!(key_on("general-roman", ymd(2022, 6, 24)), "SacredHeart");
+    assert_eq!(
+        key_on("general-roman", ymd(2022, 6, 23)),
+        "NativityJohnBaptist"
+    );
+    assert_eq!(key_on("general-roman", ymd(2033, 6, 24)), "SacredHeart");
+    assert_eq!(
+        key_on("general-roman", ymd(2033, 6, 23)),
+        "NativityJohnBaptist"
+    );
+}
+
+#[test]
+fn mary_mother_of_the_church() {
+    assert_eq!(
+        key_on("general-roman", ymd(2018, 5, 21)),
+        "MaryMotherChurch"
+    );
+    assert_eq!(
+        key_on("general-roman", ymd(2026, 5, 25)),
+        "MaryMotherChurch"
+    );
+    assert_ne!(key_on("general-roman", ymd(2017, 6, 5)), "MaryMotherChurch");
+    // 2021: Monday after Pentecost = 24 May; 2027: 17 May.
+    assert_eq!(
+        key_on("general-roman", ymd(2027, 5, 17)),
+        "MaryMotherChurch"
+    );
+}
+
+#[test]
+fn immaculate_heart_coinciding_memorials() {
+    // 2026-06-13: Immaculate Heart with St Anthony of Padua -> both optional.
+    let k = keys_on("general-roman", ymd(2026, 6, 13));
+    assert_eq!(k[0].1, Rank::Weekday, "{k:?}");
+    assert!(k.contains(&("ImmaculateHeart".into(), Rank::OptionalMemorial)));
+    assert!(k.contains(&("StAnthonyPadua".into(), Rank::OptionalMemorial)));
+    // 2015-06-13: the same.
+    let k = keys_on("general-roman", ymd(2015, 6, 13));
+    assert!(
+        k.contains(&("ImmaculateHeart".into(), Rank::OptionalMemorial)),
+        "{k:?}"
+    );
+    // 2025-06-28: with St Irenaeus -> both optional.
+    let k = keys_on("general-roman", ymd(2025, 6, 28));
+    assert!(
+        k.contains(&("StIrenaeus".into(), Rank::OptionalMemorial)),
+        "{k:?}"
+    );
+    // Alone: obligatory memorial (2024-06-08, 2023-06-17).
+    assert_eq!(key_on("general-roman", ymd(2024, 6, 8)), "ImmaculateHeart");
+    assert_eq!(key_on("general-roman", ymd(2023, 6, 17)), "ImmaculateHeart");
+    // Before 1996: optional.
+    let k = keys_on("general-roman", ymd(1990, 6, 23));
+    assert!(
+        k.contains(&("ImmaculateHeart".into(), Rank::OptionalMemorial)),
+        "{k:?}"
+    );
+}
+
+#[test]
+fn memorials_become_commemorations() {
+    // Lent.
+    let k = keys_on("general-roman", ymd(2026, 3, 7));
+    assert_eq!(k[1], ("StsPerpetuaFelicity".into(), Rank::Commemoration));
+    let k = keys_on("general-roman", ymd(2025, 3, 7));
+    assert_eq!(k[1], ("StsPerpetuaFelicity".into(), Rank::Commemoration));
+    // 17-24 December and the Christmas octave.
+    let k = keys_on("general-roman", ymd(2025, 12, 23));
+    assert_eq!(k[1], ("StJohnKanty".into(), Rank::Commemoration));
+    let k = keys_on("general-roman", ymd(2024, 12, 29));
+    assert_eq!(k[0].0, "HolyFamily");
+    let k = keys_on("general-roman", ymd(2025, 12, 29));
+    assert_eq!(k[1], ("StThomasBecket".into(), Rank::Commemoration));
+}
+
+#[test]
+fn impeded_feasts_are_omitted_and_lord_feasts_replace_sundays() {
+    // Conversion of St Paul on a Sunday: omitted (2026, 2015).
+    assert_eq!(key_on("general-roman", ymd(2026, 1, 25)), "OrdSunday3");
+    assert_eq!(key_on("general-roman", ymd(2015, 1, 25)), "OrdSunday3");
+    // Feasts of the Lord replace the Sunday of Ordinary Time.
+    assert_eq!(key_on("general-roman", ymd(2025, 2, 2)), "Presentation");
+    assert_eq!(key_on("general-roman", ymd(2020, 2, 2)), "Presentation");
+    assert_eq!(key_on("general-roman", ymd(2023, 8, 6)), "Transfiguration");
+    assert_eq!(key_on("general-roman", ymd(2025, 9, 14)), "ExaltationCross");
+    assert_eq!(
+        key_on("general-roman", ymd(2025, 11, 9)),
+        "DedicationLateran"
+    );
+    // St Mark in the Easter octave (2019-04-25, 2014-04-25): omitted.
+    assert_eq!(key_on("general-roman", ymd(2019, 4, 25)), "ThuOctaveEaster");
+    assert_eq!(key_on("general-roman", ymd(2014, 4, 25)), "FriOctaveEaster");
+    // Solemnities replace Sundays of Ordinary Time.
+    assert_eq!(key_on("general-roman", ymd(2026, 11, 1)), "AllSaints");
+    assert_eq!(key_on("general-roman", ymd(2025, 11, 2)), "AllSouls");
+}
+
+#[test]
+fn sundays_of_privileged_seasons_outrank_everything() {
+    // Chair of Peter on the 1st Sunday of Lent 2026.
+    assert_eq!(key_on("general-roman", ymd(2026, 2, 22)), "Lent1");
+    // St Andrew on the First Sunday of Advent (2025-11-30, 2014-11-30).
+    assert_eq!(key_on("general-roman", ymd(2025, 11, 30)), "Advent1");
+    assert_eq!(key_on("general-roman", ymd(2014, 11, 30)), "Advent1");
+    // Sts Philip and James on the 5th Sunday of Easter 2026.
+    assert_eq!(key_on("general-roman", ymd(2026, 5, 3)), "Easter5");
+}
+
+#[test]
+fn cycles_change_at_advent() {
+    let spec = data().spec("general-roman").unwrap();
+    let sat = data().day(spec, ymd(2025, 11, 29)).unwrap();
+    let sun = data().day(spec, ymd(2025, 11, 30)).unwrap();
+    assert_eq!((sat.sunday_cycle, sat.weekday_cycle), ('C', 1));
+    assert_eq!((sun.sunday_cycle, sun.weekday_cycle), ('A', 2));
+    let sat = data().day(spec, ymd(2026, 11, 28)).unwrap();
+    let sun = data().day(spec, ymd(2026, 11, 29)).unwrap();
+    assert_eq!((sat.sunday_cycle, sat.weekday_cycle), ('A', 2));
+    assert_eq!((sun.sunday_cycle, sun.weekday_cycle), ('B', 1));
+}
+
+#[test]
+fn us_national_calendar() {
+    assert_eq!(key_on("us", ymd(2026, 5, 17)), "Ascension");
+    assert_eq!(key_on("general-roman", ymd(2026, 5, 14)), "Ascension");
+    assert_ne!(key_on("us", ymd(2026, 5, 14)), "Ascension");
+    assert_eq!(key_on("us", ymd(2026, 6, 7)), "CorpusChristi");
+    assert_eq!(key_on("us", ymd(2025, 6, 22)), "CorpusChristi");
+    assert_eq!(key_on("general-roman", ymd(2025, 6, 19)), "CorpusChristi");
+    assert_eq!(
+        key_on("us", ymd(2026, 1, 4)),
+        "StElizabethSeton".replace("StElizabethSeton", "Epiphany")
+    );
+    assert_eq!(key_on("us", ymd(2027, 1, 4)), "StElizabethSeton");
+    assert_eq!(key_on("us", ymd(2025, 7, 14)), "KateriTekakwitha");
+    assert_eq!(key_on("us", ymd(2025, 11, 27)), "ThanksgivingDay");
+    // Day of Prayer for the Unborn: 22 Jan, or 23 Jan when the 22nd is a Sunday (2023).
+    assert_eq!(key_on("us", ymd(2026, 1, 22)), "PrayerUnborn");
+    assert_eq!(key_on("us", ymd(2023, 1, 23)), "PrayerUnborn");
+}
+
+#[test]
+fn later_inscriptions() {
+    let has =
+        |date: NaiveDate, key: &str| keys_on("general-roman", date).iter().any(|(k, _)| k == key);
+    assert!(has(ymd(2025, 9, 5), "StTeresaCalcutta"));
+    assert!(!has(ymd(2024, 9, 5), "StTeresaCalcutta"));
+    assert!(has(ymd(2026, 10, 9), "StJohnHenryNewman"));
+    assert!(!has(ymd(2025, 10, 9), "StJohnHenryNewman"));
+    assert_eq!(key_on("general-roman", ymd(2025, 7, 22)), "StMaryMagdalene");
+    let spec = data().spec("general-roman").unwrap();
+    assert_eq!(
+        data().day(spec, ymd(2025, 7, 22)).unwrap().principal().rank,
+        Rank::Feast
+    );
+    assert_eq!(
+        data().day(spec, ymd(2015, 7, 22)).unwrap().principal().rank,
+        Rank::Memorial
+    );
+    assert_eq!(
+        key_on("general-roman", ymd(2025, 7, 29)),
+        "StsMarthaMaryLazarus"
+    );
+    assert_eq!(key_on("general-roman", ymd(2020, 7, 29)), "StMartha");
+}
+
+#[test]
+fn seasons_colours_and_jsonl() {
+    let spec = data().spec("general-roman").unwrap();
+    let d = data().day(spec, ymd(2025, 12, 14)).unwrap();
+    assert_eq!(d.principal().color, Color::Rose);
+    let d = data().day(spec, ymd(2026, 4, 2)).unwrap();
+    assert_eq!(d.season, Season::PaschalTriduum);
+    let line = calendar_jsonl_line(&data().day(spec, ymd(2026, 3, 19)).unwrap());
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(v["date"], "2026-03-19");
+    assert_eq!(v["weekday"], "Thursday");
+    assert_eq!(v["season"], "LENT");
+    assert_eq!(v["week_of_season"], 4);
+    assert_eq!(v["sunday_cycle"], "A");
+    assert_eq!(v["weekday_cycle"], "II");
+    assert_eq!(v["celebrations"][0]["key"], "StJoseph");
+    assert_eq!(v["celebrations"][0]["rank"], "SOLEMNITY");
+    assert_eq!(v["celebrations"][0]["color"], "WHITE");
+    assert_eq!(v["celebrations"][0]["optional"], false);
+}
+
+#[test]
+fn every_day_1970_2200_has_a_valid_day() {
+    let t = std::time::Instant::now();
+    for cal in ["general-roman", "us"] {
+        let spec = data().spec(cal).unwrap();
+        for y in 1970..=2200 {
+            let days = data().year(spec, y).unwrap();
+            assert!(days.len() == 365 || days.len() == 366);
+            for d in &days {
+                assert!(!d.celebrations.is_empty());
+                assert!(
+                    !d.celebrations[0].optional,
+                    "{} {:?}",
+                    d.date, d.celebrations[0]
+                );
+                assert!(d.week_of_season <= 34);
+                if d.season == Season::OrdinaryTime {
+                    assert!(d.week_of_season >= 1, "{}", d.date);
+                }
+            }
+            // Every solemnity of the sanctorale is celebrated exactly once a year.
+            for key in [
+                "StJoseph",
+                "Annunciation",
+                "ImmaculateConception",
+                "NativityJohnBaptist",
+                "StsPeterPaulAp",
+                "Assumption",
+                "AllSaints",
+            ] {
+                let n = days.iter().filter(|d| d.celebrations[0].key == key).count();
+                assert_eq!(n, 1, "{cal} {y} {key}");
+            }
+        }
+    }
+    eprintln!("1970-2200 x2 in {:?}", t.elapsed());
+}
