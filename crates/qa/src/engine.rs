@@ -1,0 +1,262 @@
+//! [`QaEngine`]: question in, validated [`Answer`] out. It checks the question,
+//! refuses off-topic ones, gathers passages, runs the [`Generator`] with a
+//! streaming marker rewriter in between, falls back to the extractive answer
+//! when a model backend fails before writing anything, and builds citations
+//! and related questions.
+
+use crate::answer::{citations, strip_model_sources, tidy, Answer, MarkerRewriter};
+use crate::error::QaError;
+use crate::extractive::Extractive;
+use crate::generate::Generator;
+use crate::passage::{Passage, Retriever};
+use crate::related::related_questions;
+use crate::retrieve::{gather, RetrievalConfig};
+use crate::text::Excerpt;
+use crate::topic::{is_on_topic, looks_like_injection, REFUSAL};
+use std::sync::Arc;
+
+/// A generator's output after marker rewriting: the rewriter (text, order) and the excerpts.
+type Generated = (MarkerRewriter, Vec<Option<Excerpt>>);
+
+/// Behaviour of the engine beyond the backend.
+#[derive(Debug, Clone)]
+pub struct QaConfig {
+    /// Longest question accepted, in characters.
+    pub max_question_chars: usize,
+    /// Refuse questions with no relation to faith, religion or morals.
+    pub refuse_off_topic: bool,
+    /// The refusal text.
+    pub refusal: String,
+    /// Passage selection bounds.
+    pub retrieval: RetrievalConfig,
+    /// Longest `cited_text` for model answers, in characters.
+    pub cited_chars: usize,
+    /// When a model backend fails before writing anything, answer extractively.
+    pub fallback_to_extractive: bool,
+    /// How many related questions to offer.
+    pub related: usize,
+}
+
+impl Default for QaConfig {
+    fn default() -> Self {
+        QaConfig {
+            max_question_chars: 2000,
+            refuse_off_topic: true,
+            refusal: REFUSAL.to_string(),
+            retrieval: RetrievalConfig::default(),
+            cited_chars: 600,
+            fallback_to_extractive: true,
+            related: 4,
+        }
+    }
+}
+
+/// Answers questions from a [`Retriever`] with a [`Generator`].
+#[derive(Clone)]
+pub struct QaEngine {
+    retriever: Arc<dyn Retriever>,
+    generator: Arc<dyn Generator>,
+    config: QaConfig,
+}
+
+impl std::fmt::Debug for QaEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QaEngine")
+            .field("backend", &self.generator.name())
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
+impl QaEngine {
+    /// An engine over `retriever` writing with `generator`.
+    pub fn new(
+        retriever: Arc<dyn Retriever>,
+        generator: Arc<dyn Generator>,
+        config: QaConfig,
+    ) -> Self {
+        QaEngine {
+            retriever,
+            generator,
+            config,
+        }
+    }
+
+    /// The active backend's name.
+    pub fn backend(&self) -> String {
+        self.generator.name()
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &QaConfig {
+        &self.config
+    }
+
+    /// Answer `question` without streaming.
+    pub fn answer(&self, question: &str) -> Result<Answer, QaError> {
+        self.answer_streaming(question, &mut |_| {}, &|| false)
+    }
+
+    /// Check a question: trimmed, non-empty, not too long.
+    pub fn check_question(&self, question: &str) -> Result<String, QaError> {
+        let q = question.trim();
+        if q.is_empty() {
+            return Err(QaError::InvalidQuestion("the question is empty".into()));
+        }
+        let n = q.chars().count();
+        if n > self.config.max_question_chars {
+            return Err(QaError::InvalidQuestion(format!(
+                "the question is too long ({n} characters); the limit is {}",
+                self.config.max_question_chars
+            )));
+        }
+        Ok(q.to_string())
+    }
+
+    /// Answer `question`, sending the answer text to `on_text` as it is
+    /// written (markers already validated); `canceled` is polled between steps
+    /// and between streamed pieces.
+    pub fn answer_streaming(
+        &self,
+        question: &str,
+        on_text: &mut dyn FnMut(&str),
+        canceled: &dyn Fn() -> bool,
+    ) -> Result<Answer, QaError> {
+        let question = self.check_question(question)?;
+        if looks_like_injection(&question) {
+            tracing::warn!("question contains instruction-like text; it is treated as data only");
+        }
+        if self.config.refuse_off_topic && !is_on_topic(&question) {
+            tracing::info!("off-topic question refused");
+            on_text(&self.config.refusal);
+            return Ok(Answer {
+                text: self.config.refusal.clone(),
+                citations: Vec::new(),
+                related_questions: Vec::new(),
+                backend: "refusal".into(),
+            });
+        }
+        if canceled() {
+            return Err(QaError::Canceled);
+        }
+        let passages = gather(self.retriever.as_ref(), &question, &self.config.retrieval)?;
+        tracing::debug!(passages = passages.len(), "passages gathered");
+        if canceled() {
+            return Err(QaError::Canceled);
+        }
+
+        let (rewriter, excerpts, backend) = match self.generate(
+            self.generator.as_ref(),
+            &question,
+            &passages,
+            on_text,
+            canceled,
+        ) {
+            Ok(r) => (r.0, r.1, self.generator.name()),
+            Err((e, emitted)) => {
+                let model_backend = self.generator.name() != "extractive";
+                if matches!(e, QaError::Backend(_))
+                    && model_backend
+                    && self.config.fallback_to_extractive
+                    && !emitted
+                {
+                    tracing::warn!(error = %e, "model backend failed; answering extractively");
+                    let ex = Extractive::default();
+                    let r = self
+                        .generate(&ex, &question, &passages, on_text, canceled)
+                        .map_err(|(e, _)| e)?;
+                    (r.0, r.1, "extractive (fallback)".to_string())
+                } else {
+                    return Err(e);
+                }
+            }
+        };
+        Ok(self.finish(&question, &passages, rewriter, &excerpts, backend))
+    }
+
+    /// Run one generator through the marker rewriter. On error, also says whether text was emitted.
+    fn generate(
+        &self,
+        generator: &dyn Generator,
+        question: &str,
+        passages: &[Passage],
+        on_text: &mut dyn FnMut(&str),
+        canceled: &dyn Fn() -> bool,
+    ) -> Result<Generated, (QaError, bool)> {
+        let mut rewriter = MarkerRewriter::new(passages.len());
+        let mut emitted = false;
+        let result = {
+            let mut emit = |delta: &str| -> Result<(), QaError> {
+                if canceled() {
+                    return Err(QaError::Canceled);
+                }
+                let clean = rewriter.feed(delta);
+                if !clean.is_empty() {
+                    emitted = true;
+                    on_text(&clean);
+                }
+                Ok(())
+            };
+            generator.generate(question, passages, &mut emit)
+        };
+        match result {
+            Ok(draft) => {
+                let rest = rewriter.finish();
+                if !rest.is_empty() {
+                    on_text(&rest);
+                }
+                Ok((rewriter, draft.excerpts))
+            }
+            Err(e) => Err((e, emitted)),
+        }
+    }
+
+    /// Final text, citations and related questions.
+    fn finish(
+        &self,
+        question: &str,
+        passages: &[Passage],
+        rewriter: MarkerRewriter,
+        excerpts: &[Option<Excerpt>],
+        backend: String,
+    ) -> Answer {
+        // Drop a model's own source list, then renumber again so that markers
+        // removed with it leave no uncited citation behind.
+        let text = tidy(&strip_model_sources(rewriter.text()));
+        let first_order = rewriter.order().to_vec();
+        let mut again = MarkerRewriter::new(first_order.len());
+        again.feed(&text);
+        again.finish();
+        let mut text = again.text().to_string();
+        let mut order: Vec<usize> = again.order().iter().map(|&c| first_order[c]).collect();
+        if order.is_empty() && !passages.is_empty() && backend != "extractive" {
+            // A model that cited nothing: say which passages it was given, honestly.
+            let marks: String = (1..=passages.len()).map(|i| format!("[{i}]")).collect();
+            text.push_str(&format!("\n\nPassages consulted for this answer: {marks}"));
+            order = (0..passages.len()).collect();
+        }
+        let cites = citations(
+            passages,
+            &order,
+            excerpts,
+            &text,
+            question,
+            self.config.cited_chars,
+        );
+        let used: Vec<Passage> = order
+            .iter()
+            .filter_map(|&i| passages.get(i).cloned())
+            .collect();
+        let related = related_questions(
+            question,
+            if used.is_empty() { passages } else { &used },
+            self.config.related,
+        );
+        Answer {
+            text,
+            citations: cites,
+            related_questions: related,
+            backend,
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! Retrieval for answering: from a question to a small, diverse, ranked set of
+//! passages. Direct references (a verse, a named document, a paragraph) are
+//! fetched first; then search, widening to the neighbours of strong hits,
+//! reranking (fused score, term overlap, authority of the source) and a
+//! bounded selection with at most a few passages per document.
+
+use crate::error::QaError;
+use crate::passage::{Passage, Retriever, SourceKind};
+use crate::refs::{paragraph_number, verse_refs};
+use crate::text::{content_terms, term_overlap};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeSet, HashSet};
+
+/// Bounds of the passage set handed to a generator.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RetrievalConfig {
+    /// Most passages in an answer.
+    pub max_passages: usize,
+    /// Most passages from one document.
+    pub per_document: usize,
+    /// How many search hits to consider.
+    pub candidates: usize,
+    /// How many of the best hits are widened with their neighbours.
+    pub widen_top: usize,
+    /// A passage scoring below this fraction of the best is dropped (once
+    /// `min_passages` are chosen).
+    pub min_relative: f32,
+    /// Passages kept regardless of `min_relative` when available.
+    pub min_passages: usize,
+}
+
+impl Default for RetrievalConfig {
+    fn default() -> Self {
+        RetrievalConfig {
+            max_passages: 7,
+            per_document: 2,
+            candidates: 30,
+            widen_top: 3,
+            min_relative: 0.45,
+            min_passages: 3,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Candidate {
+    passage: Passage,
+    score: f32,
+    pinned: bool,
+}
+
+/// Weight of the source's authority in the rerank: the Magisterium and the
+/// catechism before Scripture-as-retrieved, the Fathers, then commentary.
+fn authority(kind: SourceKind) -> f32 {
+    match kind {
+        SourceKind::Magisterium => 0.10,
+        SourceKind::Catechism => 0.10,
+        SourceKind::Scripture => 0.07,
+        SourceKind::Fathers => 0.03,
+        SourceKind::Commentary => 0.0,
+        SourceKind::Other => 0.0,
+    }
+}
+
+fn rerank_score(norm: f32, terms: &BTreeSet<String>, p: &Passage) -> f32 {
+    let hay = format!(
+        "{} {} {}",
+        p.doc_title,
+        p.heading.as_deref().unwrap_or(""),
+        p.text
+    );
+    let overlap = term_overlap(terms, &hay);
+    let len = p.text.chars().count();
+    let shortness = if len < 60 {
+        0.25
+    } else if len < 120 {
+        0.08
+    } else {
+        0.0
+    };
+    0.5 * norm + 0.45 * overlap + authority(p.kind()) - shortness
+}
+
+/// The passages to answer `question` from, best first.
+pub fn gather(
+    retriever: &dyn Retriever,
+    question: &str,
+    cfg: &RetrievalConfig,
+) -> Result<Vec<Passage>, QaError> {
+    let terms = content_terms(question);
+    let mut cands: Vec<Candidate> = Vec::new();
+
+    // 1. Direct references: verses, named documents and their paragraphs.
+    for vref in verse_refs(question).into_iter().take(3) {
+        for r in vref.verse_references(4) {
+            for p in retriever.by_reference(&r, None)? {
+                cands.push(Candidate {
+                    score: 2.0 + rerank_score(1.0, &terms, &p),
+                    passage: p,
+                    pinned: true,
+                });
+            }
+        }
+    }
+    let named = retriever.documents_named_in(question)?;
+    let para = paragraph_number(question);
+    for (doc_id, title) in named.iter().take(2) {
+        if let Some(n) = &para {
+            for p in retriever.by_reference(n, Some(doc_id))? {
+                cands.push(Candidate {
+                    score: 3.0,
+                    passage: p,
+                    pinned: true,
+                });
+            }
+        }
+        // Search the document for the rest of the question (without its title).
+        let rest = question.to_lowercase().replace(&title.to_lowercase(), " ");
+        let q = if content_terms(&rest).is_empty() {
+            title.clone()
+        } else {
+            rest
+        };
+        let hits = retriever.search_in_document(doc_id, &q, 4)?;
+        let top = hits
+            .first()
+            .map(|h| h.score)
+            .filter(|s| *s > 0.0)
+            .unwrap_or(1.0);
+        for p in hits {
+            let norm = (p.score / top).clamp(0.0, 1.0);
+            cands.push(Candidate {
+                score: 1.0 + rerank_score(norm, &terms, &p),
+                passage: p,
+                pinned: true,
+            });
+        }
+    }
+
+    // 2. Search.
+    let hits = retriever.search(question, cfg.candidates)?;
+    let top = hits.first().map(|h| h.score).filter(|s| *s > 0.0);
+    let n_hits = hits.len().max(1) as f32;
+    let mut widened = Vec::new();
+    for (rank, p) in hits.into_iter().enumerate() {
+        // Normalise by the best score when scores are meaningful, else by rank.
+        let norm = match top {
+            Some(t) => (p.score / t).clamp(0.0, 1.0),
+            None => 1.0 - rank as f32 / n_hits,
+        };
+        if rank < cfg.widen_top && norm >= 0.6 {
+            widened.push((p.clone(), norm));
+        }
+        let score = rerank_score(norm, &terms, &p);
+        cands.push(Candidate {
+            passage: p,
+            score,
+            pinned: false,
+        });
+    }
+
+    // 3. Widen strong hits with their neighbours (context often sits next door).
+    for (p, norm) in widened {
+        for n in retriever.neighbours(&p, 1)? {
+            let score = rerank_score(norm * 0.5, &terms, &n);
+            cands.push(Candidate {
+                passage: n,
+                score,
+                pinned: false,
+            });
+        }
+    }
+
+    Ok(select(cands, cfg))
+}
+
+/// Pick a bounded, diverse set: best first, de-duplicated, at most
+/// `per_document` per document, dropping weak tails.
+fn select(mut cands: Vec<Candidate>, cfg: &RetrievalConfig) -> Vec<Passage> {
+    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut seen_text: HashSet<String> = HashSet::new();
+    let mut per_doc: std::collections::HashMap<String, usize> = Default::default();
+    let best = cands
+        .iter()
+        .find(|c| !c.pinned)
+        .map(|c| c.score)
+        .unwrap_or(0.0);
+    let mut out: Vec<Passage> = Vec::new();
+    for c in cands {
+        if out.len() >= cfg.max_passages {
+            break;
+        }
+        if c.passage.text.trim().is_empty() {
+            continue;
+        }
+        if !c.pinned && out.len() >= cfg.min_passages && c.score < best * cfg.min_relative {
+            break;
+        }
+        if !seen.insert(c.passage.key()) {
+            continue;
+        }
+        let text_key: String = crate::text::squash(&c.passage.text)
+            .chars()
+            .take(120)
+            .collect();
+        if !seen_text.insert(text_key) {
+            continue;
+        }
+        let n = per_doc.entry(c.passage.doc_id.clone()).or_default();
+        if *n >= cfg.per_document {
+            continue;
+        }
+        *n += 1;
+        out.push(c.passage);
+    }
+    out
+}
+
+/// The subject of a question, for sentences like "the sources on …":
+/// the question without its interrogative opening and final mark.
+pub fn topic_phrase(question: &str) -> String {
+    let q = crate::text::squash(question);
+    let q = q.trim().trim_end_matches(['?', '.', '!']).trim();
+    let lower = q.to_lowercase();
+    const OPENINGS: &[&str] = &[
+        "what does the catholic church teach about ",
+        "what does the church teach about ",
+        "what does the church say about ",
+        "what does the bible say about ",
+        "what does scripture say about ",
+        "what do the church fathers say about ",
+        "what do the fathers say about ",
+        "what do catholics believe about ",
+        "what is the church's teaching on ",
+        "what is the catholic teaching on ",
+        "what is the teaching of the church on ",
+        "is it a sin to ",
+        "why do catholics ",
+        "how do catholics ",
+        "what is meant by ",
+        "what is the meaning of ",
+        "what are the ",
+        "what is the ",
+        "what is a ",
+        "what is an ",
+        "what is ",
+        "what are ",
+        "who is ",
+        "who was ",
+        "who were ",
+        "why is ",
+        "why are ",
+        "how is ",
+        "how are ",
+        "how should ",
+        "how can ",
+        "what does ",
+        "tell me about ",
+        "explain ",
+    ];
+    for o in OPENINGS {
+        if lower.starts_with(o) && q.len() > o.len() {
+            return q[o.len()..].trim().to_string();
+        }
+    }
+    q.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topics() {
+        assert_eq!(
+            topic_phrase("What does the Church teach about purgatory?"),
+            "purgatory"
+        );
+        assert_eq!(topic_phrase("What is the Eucharist?"), "Eucharist");
+        assert_eq!(topic_phrase("Is it a sin to lie?"), "lie");
+        assert_eq!(topic_phrase("grace"), "grace");
+    }
+}
