@@ -1,0 +1,841 @@
+//! Reading a built store: hybrid search (BM25 + static dense vectors fused
+//! by reciprocal rank, grouped per document), passage retrieval for question
+//! answering, and fetching documents whole, by section or in parts.
+
+use crate::embed::StaticEmbedder;
+use crate::lexical::{self, Fields, Filters};
+use crate::model::{DocumentMeta, Passage, PassageKind};
+use crate::store::{self, DB_FILE, INDEX_DIR, SCALE_FILE, VEC_FILE};
+use crate::text;
+use crate::CorpusError;
+use rusqlite::{params, Connection, OpenFlags};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use tantivy::collector::TopDocs;
+use tantivy::{Index, IndexReader};
+
+/// Bodies longer than this many characters are fetched in parts.
+pub const PART_CHARS: usize = 200_000;
+/// Reciprocal rank fusion constant.
+pub const RRF_K: f32 = 60.0;
+/// Folder of the dense model copied into the store.
+pub const MODEL_DIR: &str = "model";
+
+/// Which retrieval paths to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchMode {
+    /// BM25 and dense vectors fused (falls back to lexical with no model).
+    #[default]
+    Hybrid,
+    /// BM25 only.
+    Lexical,
+    /// Dense vectors only (empty with no model).
+    Dense,
+}
+
+/// A document search.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchRequest {
+    /// The query (phrases in double quotes are phrase queries on the lexical path).
+    pub query: String,
+    /// Documents per page (1–100).
+    pub limit: usize,
+    /// Documents to skip (pagination).
+    #[serde(default)]
+    pub offset: usize,
+    /// Filters.
+    #[serde(default)]
+    pub filters: Filters,
+    /// Retrieval paths.
+    #[serde(default)]
+    pub mode: SearchMode,
+}
+
+impl SearchRequest {
+    /// A hybrid search for `query`, 10 results, no filters.
+    pub fn new(query: impl Into<String>) -> Self {
+        SearchRequest {
+            query: query.into(),
+            limit: 10,
+            offset: 0,
+            filters: Filters::default(),
+            mode: SearchMode::Hybrid,
+        }
+    }
+}
+
+/// One document found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchHit {
+    /// The document.
+    pub doc: DocumentMeta,
+    /// Its best passage.
+    pub passage: Passage,
+    /// The best passage around the query terms, matches marked `**so**`.
+    pub snippet: String,
+    /// Fused score (reciprocal-rank sum; higher is better).
+    pub score: f32,
+}
+
+/// A page of search results.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchResults {
+    /// Documents, best first.
+    pub hits: Vec<SearchHit>,
+    /// The paths actually used.
+    pub mode: SearchMode,
+    /// Why the search was degraded (no dense model …), when it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
+    /// True when more results follow this page.
+    pub more: bool,
+}
+
+/// One passage found, with what a citation needs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PassageHit {
+    /// Document id (what `document_fetch` takes).
+    pub doc_id: String,
+    /// Document title.
+    pub title: String,
+    /// Author.
+    pub author: Option<String>,
+    /// Year.
+    pub year: Option<i32>,
+    /// Document type.
+    #[serde(rename = "type")]
+    pub doc_type: String,
+    /// Language.
+    pub language: String,
+    /// Passage index in the document (for [`Corpus::neighbours`]).
+    pub passage_index: usize,
+    /// Citation reference (`"34"`, `"John 6:51"`, `"I, q. 2, a. 3, co."`).
+    pub reference: String,
+    /// Heading the passage stands under.
+    pub heading: Option<String>,
+    /// The full passage text.
+    pub text: String,
+    /// Where to read it.
+    pub source_url: Option<String>,
+    /// Fused score.
+    pub score: f32,
+    /// Magisterial document.
+    pub magisterial: bool,
+    /// Machine-translated source.
+    pub machine_translated: bool,
+}
+
+/// A fetched body: whole, one section, or one part.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fetched {
+    /// The document.
+    pub meta: DocumentMeta,
+    /// The reference asked for (a section, or `part:N`), if any.
+    pub reference: Option<String>,
+    /// The text.
+    pub text: String,
+    /// `(part, parts)` when the body is served in parts.
+    pub part: Option<(usize, usize)>,
+    /// The `ref` that fetches the next part.
+    pub next_ref: Option<String>,
+    /// Passages included.
+    pub passages: Vec<Passage>,
+}
+
+#[derive(Debug, Clone)]
+struct DocEntry {
+    doc_type: String,
+    language: String,
+    year: Option<i32>,
+    author_folded: String,
+    magisterial: bool,
+    metadata_only: bool,
+    first_ord: u64,
+    count: u64,
+}
+
+impl DocEntry {
+    fn passes(&self, f: &Filters) -> bool {
+        if f.doc_type.as_ref().is_some_and(|t| !t.eq_ignore_ascii_case(&self.doc_type)) {
+            return false;
+        }
+        if f.language.as_ref().is_some_and(|l| !l.eq_ignore_ascii_case(&self.language)) {
+            return false;
+        }
+        if let Some(a) = &f.author {
+            let words: Vec<&str> = self.author_folded.split(|c: char| !c.is_alphanumeric()).collect();
+            let want = text::fold(a);
+            if !want
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .all(|w| words.contains(&w))
+            {
+                return false;
+            }
+        }
+        if f.year_from.is_some() || f.year_to.is_some() {
+            let Some(y) = self.year else { return false };
+            if f.year_from.is_some_and(|lo| y < lo) || f.year_to.is_some_and(|hi| y > hi) {
+                return false;
+            }
+        }
+        if f.magisterial_only && !self.magisterial {
+            return false;
+        }
+        if f.exclude_metadata_only && self.metadata_only {
+            return false;
+        }
+        true
+    }
+}
+
+struct Dense {
+    embedder: StaticEmbedder,
+    vectors: memmap2::Mmap,
+    scales: Vec<f32>,
+    dim: usize,
+}
+
+/// A built corpus store, open for reading. `Send + Sync`: share it in an `Arc`.
+pub struct Corpus {
+    dir: PathBuf,
+    conn: Mutex<Connection>,
+    index: Index,
+    reader: IndexReader,
+    fields: Fields,
+    docs: Vec<DocEntry>,
+    by_id: HashMap<String, u32>,
+    dense: Option<Dense>,
+    dense_notice: Option<String>,
+}
+
+impl std::fmt::Debug for Corpus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Corpus")
+            .field("dir", &self.dir)
+            .field("documents", &self.docs.len())
+            .field("dense", &self.dense.is_some())
+            .finish()
+    }
+}
+
+/// Sizes of an open store.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CorpusStats {
+    /// Documents.
+    pub documents: usize,
+    /// Passages.
+    pub passages: u64,
+    /// Whether dense search is available.
+    pub dense: bool,
+    /// The dense model's name.
+    pub dense_model: Option<String>,
+}
+
+impl Corpus {
+    /// Open the store built in `dir` by the corpus ingester.
+    pub fn open(dir: &Path) -> Result<Corpus, CorpusError> {
+        let db = dir.join(DB_FILE);
+        if !db.is_file() {
+            return Err(CorpusError::NotBuilt(dir.to_path_buf()));
+        }
+        let conn = Connection::open_with_flags(
+            &db,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        let mut docs = Vec::new();
+        let mut by_id = HashMap::new();
+        {
+            let mut st = conn.prepare(
+                "SELECT idx,id,type,language,year,author,magisterial,metadata_only,first_ord,passage_count FROM documents ORDER BY idx",
+            )?;
+            let mut rows = st.query([])?;
+            while let Some(r) = rows.next()? {
+                let id: String = r.get(1)?;
+                let author: Option<String> = r.get(5)?;
+                by_id.insert(id, docs.len() as u32);
+                docs.push(DocEntry {
+                    doc_type: r.get(2)?,
+                    language: r.get(3)?,
+                    year: r.get(4)?,
+                    author_folded: text::fold(author.as_deref().unwrap_or("")),
+                    magisterial: r.get(6)?,
+                    metadata_only: r.get(7)?,
+                    first_ord: r.get::<_, i64>(8)? as u64,
+                    count: r.get::<_, i64>(9)? as u64,
+                });
+            }
+        }
+        let index = Index::open_in_dir(dir.join(INDEX_DIR))?;
+        lexical::register_tokenizers(&index);
+        let reader = index.reader()?;
+        let (_, fields) = lexical::schema();
+        let total_passages = docs.last().map(|d| d.first_ord + d.count).unwrap_or(0);
+        let (dense, dense_notice) = match Self::open_dense(dir, total_passages) {
+            Ok(d) => (Some(d), None),
+            Err(why) => {
+                tracing::warn!("corpus: dense search unavailable, lexical only: {why}");
+                (None, Some(format!("semantic (dense) search unavailable: {why}; results are lexical only")))
+            }
+        };
+        Ok(Corpus {
+            dir: dir.to_path_buf(),
+            conn: Mutex::new(conn),
+            index,
+            reader,
+            fields,
+            docs,
+            by_id,
+            dense,
+            dense_notice,
+        })
+    }
+
+    fn open_dense(dir: &Path, rows: u64) -> Result<Dense, String> {
+        let model_dir = dir.join(MODEL_DIR);
+        if !model_dir.join("model.safetensors").is_file() {
+            return Err("no embedding model was present at ingest".into());
+        }
+        let embedder = StaticEmbedder::load(&model_dir).map_err(|e| e.to_string())?;
+        let dim = embedder.dim();
+        let vf = std::fs::File::open(dir.join(VEC_FILE)).map_err(|e| format!("{VEC_FILE}: {e}"))?;
+        // SAFETY: the store is written once by the ingester and never modified
+        // afterwards (a new ingest writes a new generation directory).
+        let vectors = unsafe { memmap2::Mmap::map(&vf) }.map_err(|e| format!("{VEC_FILE}: {e}"))?;
+        let sb = std::fs::read(dir.join(SCALE_FILE)).map_err(|e| format!("{SCALE_FILE}: {e}"))?;
+        let scales: Vec<f32> = sb
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if scales.len() as u64 != rows || vectors.len() != scales.len() * dim {
+            return Err(format!(
+                "vector files do not match the store ({} rows, {} scales, {} bytes)",
+                rows,
+                scales.len(),
+                vectors.len()
+            ));
+        }
+        Ok(Dense {
+            embedder,
+            vectors,
+            scales,
+            dim,
+        })
+    }
+
+    /// The store directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// True when dense (semantic) search is available.
+    pub fn dense_available(&self) -> bool {
+        self.dense.is_some()
+    }
+
+    /// Why dense search is unavailable, when it is.
+    pub fn dense_notice(&self) -> Option<&str> {
+        self.dense_notice.as_deref()
+    }
+
+    /// Sizes.
+    pub fn stats(&self) -> CorpusStats {
+        CorpusStats {
+            documents: self.docs.len(),
+            passages: self.docs.last().map(|d| d.first_ord + d.count).unwrap_or(0),
+            dense: self.dense.is_some(),
+            dense_model: self.dense.as_ref().map(|d| d.embedder.name().to_string()),
+        }
+    }
+
+    fn doc_of_ord(&self, ord: u64) -> Option<u32> {
+        let i = self.docs.partition_point(|d| d.first_ord <= ord);
+        let i = i.checked_sub(1)?;
+        let d = &self.docs[i];
+        (ord < d.first_ord + d.count).then_some(i as u32)
+    }
+
+    /// BM25 passage ranking: `(ordinal, score)`, best first.
+    pub fn lexical_passages(
+        &self,
+        query: &str,
+        n: usize,
+        filters: &Filters,
+    ) -> Result<Vec<(u64, f32)>, CorpusError> {
+        if query.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        let q = lexical::build_query(&self.index, &self.fields, query, filters)?;
+        let searcher = self.reader.searcher();
+        let top = searcher.search(&q, &TopDocs::with_limit(n.max(1)).order_by_score())?;
+        let mut out = Vec::with_capacity(top.len());
+        let mut cols: HashMap<u32, tantivy::columnar::Column<u64>> = HashMap::new();
+        for (score, addr) in top {
+            let col = match cols.get(&addr.segment_ord) {
+                Some(c) => c,
+                None => {
+                    let c = searcher
+                        .segment_reader(addr.segment_ord)
+                        .fast_fields()
+                        .u64("ord")?;
+                    cols.entry(addr.segment_ord).or_insert(c)
+                }
+            };
+            if let Some(ord) = col.first(addr.doc_id) {
+                if filters.exclude_metadata_only
+                    && self
+                        .doc_of_ord(ord)
+                        .is_some_and(|d| self.docs[d as usize].metadata_only)
+                {
+                    continue;
+                }
+                out.push((ord, score));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Dense passage ranking (exact cosine over all passages passing the
+    /// filters): `(ordinal, cosine)`, best first. Empty without a model.
+    pub fn dense_passages(&self, query: &str, n: usize, filters: &Filters) -> Vec<(u64, f32)> {
+        let Some(d) = &self.dense else {
+            return Vec::new();
+        };
+        let qv = d.embedder.embed(query);
+        if qv.iter().all(|x| *x == 0.0) {
+            return Vec::new();
+        }
+        let (q8, qs) = crate::embed::quantize(&qv);
+        let q32: Vec<i32> = q8.iter().map(|x| *x as i32).collect();
+        let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<(OrdF32, u64)>> =
+            std::collections::BinaryHeap::with_capacity(n + 1);
+        let all = filters.is_empty();
+        for doc in &self.docs {
+            if !all && !doc.passes(filters) {
+                continue;
+            }
+            for ord in doc.first_ord..doc.first_ord + doc.count {
+                let s = d.scales[ord as usize];
+                if s == 0.0 {
+                    continue;
+                }
+                let start = ord as usize * d.dim;
+                let row = &d.vectors[start..start + d.dim];
+                let mut acc = 0i32;
+                for (a, b) in q32.iter().zip(row) {
+                    acc += a * (*b as i8) as i32;
+                }
+                let cos = acc as f32 * qs * s;
+                if heap.len() < n {
+                    heap.push(std::cmp::Reverse((OrdF32(cos), ord)));
+                } else if heap.peek().is_some_and(|m| cos > m.0 .0 .0) {
+                    heap.pop();
+                    heap.push(std::cmp::Reverse((OrdF32(cos), ord)));
+                }
+            }
+        }
+        let mut out: Vec<(u64, f32)> = heap.into_iter().map(|r| (r.0 .1, r.0 .0 .0)).collect();
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        out
+    }
+
+    /// Fused passage ranking `(ordinal, score)` for a mode; returns the mode used.
+    fn ranked(
+        &self,
+        query: &str,
+        n: usize,
+        filters: &Filters,
+        mode: SearchMode,
+    ) -> Result<(Vec<(u64, f32)>, SearchMode), CorpusError> {
+        let mode = if self.dense.is_none() && mode == SearchMode::Hybrid {
+            SearchMode::Lexical
+        } else {
+            mode
+        };
+        Ok(match mode {
+            SearchMode::Lexical => (
+                rrf(&[self.lexical_passages(query, n, filters)?]),
+                mode,
+            ),
+            SearchMode::Dense => (rrf(&[self.dense_passages(query, n, filters)]), mode),
+            SearchMode::Hybrid => {
+                let lex = self.lexical_passages(query, n, filters)?;
+                let den = self.dense_passages(query, n, filters);
+                (rrf(&[lex, den]), mode)
+            }
+        })
+    }
+
+    /// Search documents: passages ranked, grouped per document (a document
+    /// scores its best passage plus a little for further matching passages).
+    pub fn search(&self, req: &SearchRequest) -> Result<SearchResults, CorpusError> {
+        let limit = req.limit.clamp(1, 100);
+        let want = req.offset + limit;
+        let n = (want * 10).clamp(100, 2000);
+        let (ranked, mode) = self.ranked(&req.query, n, &req.filters, req.mode)?;
+        let mut groups: HashMap<u32, (f32, f32, u64)> = HashMap::new(); // best, rest sum, best ord
+        for (ord, score) in &ranked {
+            let Some(d) = self.doc_of_ord(*ord) else { continue };
+            let e = groups.entry(d).or_insert((0.0, 0.0, *ord));
+            if *score > e.0 {
+                e.1 += e.0;
+                e.0 = *score;
+                e.2 = *ord;
+            } else {
+                e.1 += score;
+            }
+        }
+        let mut docs: Vec<(u32, f32, u64)> = groups
+            .into_iter()
+            .map(|(d, (best, rest, ord))| (d, best + 0.1 * rest.min(best * 3.0), ord))
+            .collect();
+        docs.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let more = docs.len() > want;
+        let terms = text::query_terms(&req.query);
+        let mut hits = Vec::new();
+        for (d, score, ord) in docs.into_iter().skip(req.offset).take(limit) {
+            let Some(doc) = self.meta_by_idx(d)? else { continue };
+            let Some(passage) = self.passage_by_ord(ord)? else { continue };
+            let snippet = text::snippet(&passage.text, &terms, 300);
+            hits.push(SearchHit {
+                doc,
+                passage,
+                snippet,
+                score,
+            });
+        }
+        let notice = match (req.mode, mode) {
+            (SearchMode::Hybrid, SearchMode::Lexical) | (SearchMode::Dense, _)
+                if self.dense.is_none() =>
+            {
+                self.dense_notice.clone()
+            }
+            _ => None,
+        };
+        Ok(SearchResults {
+            hits,
+            mode,
+            notice,
+            more,
+        })
+    }
+
+    /// The `k` best passages for `query` (hybrid when a model is present),
+    /// with full text and citation metadata. Metadata-only catalogue entries
+    /// are left out.
+    pub fn passages(
+        &self,
+        query: &str,
+        k: usize,
+        filters: &Filters,
+    ) -> Result<Vec<PassageHit>, CorpusError> {
+        self.passages_with_mode(query, k, filters, SearchMode::Hybrid)
+    }
+
+    /// [`passages`](Self::passages) with an explicit mode.
+    pub fn passages_with_mode(
+        &self,
+        query: &str,
+        k: usize,
+        filters: &Filters,
+        mode: SearchMode,
+    ) -> Result<Vec<PassageHit>, CorpusError> {
+        let mut f = filters.clone();
+        f.exclude_metadata_only = true;
+        let n = (k * 5).clamp(50, 1000);
+        let (ranked, _) = self.ranked(query, n, &f, mode)?;
+        let mut out = Vec::new();
+        for (ord, score) in ranked.into_iter().take(k) {
+            let Some(d) = self.doc_of_ord(ord) else { continue };
+            let (Some(meta), Some(p)) = (self.meta_by_idx(d)?, self.passage_by_ord(ord)?) else {
+                continue;
+            };
+            out.push(PassageHit {
+                doc_id: meta.id,
+                title: meta.title,
+                author: meta.author,
+                year: meta.year,
+                doc_type: meta.doc_type,
+                language: meta.language,
+                passage_index: p.index,
+                reference: p.reference,
+                heading: p.heading,
+                text: p.text,
+                source_url: p.url.or(meta.source_url),
+                score,
+                magisterial: meta.magisterial,
+                machine_translated: meta.machine_translated,
+            });
+        }
+        Ok(out)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn meta_by_idx(&self, idx: u32) -> Result<Option<DocumentMeta>, CorpusError> {
+        let conn = self.lock();
+        let mut st = conn.prepare_cached("SELECT * FROM documents WHERE idx=?1")?;
+        let mut rows = st.query(params![idx as i64])?;
+        Ok(match rows.next()? {
+            Some(r) => Some(store::meta_from_row(r)?.0),
+            None => None,
+        })
+    }
+
+    fn passage_by_ord(&self, ord: u64) -> Result<Option<Passage>, CorpusError> {
+        Ok(self.passages_in(ord, ord + 1)?.pop())
+    }
+
+    fn passages_in(&self, from: u64, to: u64) -> Result<Vec<Passage>, CorpusError> {
+        let conn = self.lock();
+        let mut st = conn.prepare_cached(
+            "SELECT idx,reference,heading,kind,text,url FROM passages WHERE ord>=?1 AND ord<?2 ORDER BY ord",
+        )?;
+        let rows = st.query_map(params![from as i64, to as i64], |r| {
+            Ok(Passage {
+                index: r.get::<_, i64>(0)? as usize,
+                reference: r.get(1)?,
+                heading: r.get(2)?,
+                kind: PassageKind::parse(&r.get::<_, String>(3)?),
+                text: r.get(4)?,
+                url: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// A document's metadata.
+    pub fn document(&self, id: &str) -> Result<Option<DocumentMeta>, CorpusError> {
+        match self.by_id.get(id) {
+            Some(&i) => self.meta_by_idx(i),
+            None => Ok(None),
+        }
+    }
+
+    /// All passages of a document, in order.
+    pub fn document_passages(&self, id: &str) -> Result<Option<Vec<Passage>>, CorpusError> {
+        let Some(&i) = self.by_id.get(id) else {
+            return Ok(None);
+        };
+        let d = &self.docs[i as usize];
+        Ok(Some(self.passages_in(d.first_ord, d.first_ord + d.count)?))
+    }
+
+    /// The passage (or section) cited as `reference` in a document: an exact
+    /// reference (`"34"`, `"John 6:51"`), or a section prefix that gathers the
+    /// passages under it (`"I, q. 2, a. 3"` → its objections, body and replies;
+    /// `"John 6"` → the chapter), joined into one passage. Case-insensitive.
+    pub fn passage(&self, doc_id: &str, reference: &str) -> Result<Option<Passage>, CorpusError> {
+        let Some(ps) = self.section(doc_id, reference)? else {
+            return Ok(None);
+        };
+        let mut it = ps.into_iter();
+        let Some(mut first) = it.next() else {
+            return Ok(None);
+        };
+        let mut joined = false;
+        for p in it {
+            first.text.push_str("\n\n");
+            first.text.push_str(&p.text);
+            joined = true;
+        }
+        if joined {
+            first.reference = reference.trim().to_string();
+        }
+        Ok(Some(first))
+    }
+
+    /// The passages a reference names (see [`passage`](Self::passage)); `None`
+    /// for an unknown document, an empty list for an unknown reference.
+    pub fn section(&self, doc_id: &str, reference: &str) -> Result<Option<Vec<Passage>>, CorpusError> {
+        let Some(all) = self.document_passages(doc_id)? else {
+            return Ok(None);
+        };
+        let want = norm_ref(reference);
+        let exact: Vec<Passage> = all
+            .iter()
+            .filter(|p| norm_ref(&p.reference) == want)
+            .cloned()
+            .collect();
+        if !exact.is_empty() {
+            return Ok(Some(exact));
+        }
+        let prefixed: Vec<Passage> = all
+            .into_iter()
+            .filter(|p| {
+                let r = norm_ref(&p.reference);
+                r.strip_prefix(want.as_str())
+                    .is_some_and(|rest| rest.starts_with(',') || rest.starts_with(':') || rest.starts_with(' '))
+            })
+            .collect();
+        Ok(Some(prefixed))
+    }
+
+    /// The passages around `passage_index` (`n` on each side), in order.
+    pub fn neighbours(
+        &self,
+        doc_id: &str,
+        passage_index: usize,
+        n: usize,
+    ) -> Result<Vec<Passage>, CorpusError> {
+        let Some(&i) = self.by_id.get(doc_id) else {
+            return Ok(Vec::new());
+        };
+        let d = &self.docs[i as usize];
+        let lo = d.first_ord + passage_index.saturating_sub(n) as u64;
+        let hi = (d.first_ord + passage_index as u64 + n as u64 + 1).min(d.first_ord + d.count);
+        if lo >= hi {
+            return Ok(Vec::new());
+        }
+        self.passages_in(lo, hi)
+    }
+
+    /// Fetch a document's text: whole (in parts of at most [`PART_CHARS`]
+    /// characters, `reference = "part:N"` for part N), or one section by
+    /// reference. `Ok(None)` for an unknown id; an unknown reference is
+    /// [`CorpusError::NoSuchReference`].
+    pub fn fetch(&self, id: &str, reference: Option<&str>) -> Result<Option<Fetched>, CorpusError> {
+        let Some(meta) = self.document(id)? else {
+            return Ok(None);
+        };
+        let reference = reference.map(str::trim).filter(|r| !r.is_empty());
+        let part_no = reference.and_then(|r| {
+            let r = r.to_ascii_lowercase();
+            r.strip_prefix("part:")
+                .or_else(|| r.strip_prefix("part "))
+                .and_then(|n| n.trim().parse::<usize>().ok())
+        });
+        let passages = match reference {
+            Some(r) if part_no.is_none() => {
+                let ps = self.section(id, r)?.unwrap_or_default();
+                if ps.is_empty() {
+                    return Err(CorpusError::NoSuchReference {
+                        id: id.to_string(),
+                        reference: r.to_string(),
+                        example: self
+                            .document_passages(id)?
+                            .and_then(|p| p.into_iter().next())
+                            .map(|p| p.reference),
+                    });
+                }
+                let text = render(&meta, &ps);
+                return Ok(Some(Fetched {
+                    meta,
+                    reference: Some(r.to_string()),
+                    text,
+                    part: None,
+                    next_ref: None,
+                    passages: ps,
+                }));
+            }
+            _ => self.document_passages(id)?.unwrap_or_default(),
+        };
+        // Parts at passage boundaries.
+        let mut parts: Vec<Vec<Passage>> = vec![Vec::new()];
+        let mut size = 0;
+        for p in passages {
+            let n = p.text.chars().count() + p.heading.as_ref().map_or(0, |h| h.len() + 2) + 2;
+            if size + n > PART_CHARS && parts.last().is_some_and(|v| !v.is_empty()) {
+                parts.push(Vec::new());
+                size = 0;
+            }
+            size += n;
+            if let Some(last) = parts.last_mut() {
+                last.push(p);
+            }
+        }
+        let total = parts.len();
+        let k = part_no.unwrap_or(1);
+        if k == 0 || k > total {
+            return Err(CorpusError::NoSuchReference {
+                id: id.to_string(),
+                reference: reference.unwrap_or("").to_string(),
+                example: Some(format!("part:1 … part:{total}")),
+            });
+        }
+        let ps = parts.swap_remove(k - 1);
+        let text = render(&meta, &ps);
+        Ok(Some(Fetched {
+            meta,
+            reference: reference.map(str::to_string),
+            text,
+            part: (total > 1).then_some((k, total)),
+            next_ref: (k < total).then(|| format!("part:{}", k + 1)),
+            passages: ps,
+        }))
+    }
+}
+
+fn norm_ref(r: &str) -> String {
+    text::squash(&r.to_lowercase())
+}
+
+/// Body text of passages: headings on their own lines when they change; verse
+/// numbers before Scripture verses, references before commentary notes.
+pub fn render(meta: &DocumentMeta, passages: &[Passage]) -> String {
+    let mut out = String::new();
+    let mut heading: Option<&str> = None;
+    let mut in_notes = false;
+    for p in passages {
+        if p.kind == PassageKind::Note && !in_notes {
+            in_notes = true;
+            out.push_str("Notes\n\n");
+        }
+        if p.kind != PassageKind::Note && p.heading.as_deref() != heading {
+            if let Some(h) = &p.heading {
+                out.push_str(h);
+                out.push_str("\n\n");
+            }
+            heading = p.heading.as_deref();
+        }
+        match meta.doc_type.as_str() {
+            "scripture" => {
+                let verse = p.reference.rsplit(':').next().unwrap_or("");
+                out.push_str(verse);
+                out.push(' ');
+            }
+            "commentary" => {
+                out.push('[');
+                out.push_str(&p.reference);
+                out.push_str("] ");
+            }
+            _ => {}
+        }
+        out.push_str(&p.text);
+        out.push_str("\n\n");
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
+
+/// Reciprocal rank fusion of ranked lists of `(ordinal, score)`.
+pub fn rrf(lists: &[Vec<(u64, f32)>]) -> Vec<(u64, f32)> {
+    let mut acc: HashMap<u64, f32> = HashMap::new();
+    for list in lists {
+        for (rank, (ord, _)) in list.iter().enumerate() {
+            *acc.entry(*ord).or_insert(0.0) += 1.0 / (RRF_K + rank as f32 + 1.0);
+        }
+    }
+    let mut out: Vec<(u64, f32)> = acc.into_iter().collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct OrdF32(f32);
+impl Eq for OrdF32 {}
+impl PartialOrd for OrdF32 {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for OrdF32 {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
