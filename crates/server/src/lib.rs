@@ -1,1 +1,86 @@
-//! server (being built).
+//! The A2A v0.3.0 JSON-RPC server of Ecclesia.
+//!
+//! [`router`] builds the axum application from an [`AppState`]: the agent card,
+//! `POST /api/v1/a2a`, health, readiness and metrics. [`serve`] runs it on a
+//! listener until a shutdown signal, then finishes in-flight requests and
+//! stops the background purge.
+//!
+//! The server knows no domain: skills come in a [`ecclesia_core::SkillRegistry`];
+//! tasks live behind the [`TaskStore`] trait (SQLite: [`SqliteStore`]); callers are
+//! authenticated by [`KeyStore`] and limited by a [`RateLimiter`].
+//!
+//! ```no_run
+//! # async fn demo() -> anyhow::Result<()> {
+//! use ecclesia_server::{AppState, ServerConfig, router};
+//! let state = AppState::open(ServerConfig::default(), ecclesia_core::SkillRegistry::default(),
+//!     std::path::Path::new("store"))?;
+//! let app = router(state);
+//! # Ok(()) }
+//! ```
+
+mod auth;
+mod card;
+mod clock;
+mod config;
+mod error;
+mod methods;
+mod metrics;
+mod ratelimit;
+mod rpc;
+mod runner;
+mod state;
+mod store;
+
+pub use auth::{hash_token, ApiKey, Caller, KeyStore};
+pub use card::agent_card;
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use config::{Plan, ServerConfig};
+pub use metrics::Metrics;
+pub use ratelimit::{InMemoryLimiter, RateDecision, RateLimiter};
+pub use state::{AppState, RunningTasks};
+pub use store::{SqliteStore, StoreError, TaskRecord, TaskStore};
+
+use axum::routing::{get, post};
+use axum::Router;
+use std::future::Future;
+use tokio::net::TcpListener;
+
+/// The application: every route, with its middleware.
+pub fn router(state: AppState) -> Router {
+    use tower_http::catch_panic::CatchPanicLayer;
+    use tower_http::trace::TraceLayer;
+    Router::new()
+        .route("/.well-known/agent-card.json", get(card::card_handler))
+        .route("/.well-known/agent.json", get(card::card_handler))
+        .route("/api/v1/a2a", post(rpc::rpc_handler))
+        .route("/healthz", get(state::healthz))
+        .route("/readyz", get(state::readyz))
+        .route("/metrics", get(metrics::metrics_handler))
+        .layer(
+            tower::ServiceBuilder::new()
+                .layer(TraceLayer::new_for_http())
+                .layer(CatchPanicLayer::custom(error::panic_response)),
+        )
+        .with_state(state)
+}
+
+/// Serve `state` on `listener` until `shutdown` resolves; in-flight requests
+/// finish, background tasks stop, the store is flushed.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let purge = state.spawn_purge();
+    let app = router(state.clone());
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await?;
+    state.shutdown();
+    let _ = purge.await;
+    state.close();
+    Ok(())
+}

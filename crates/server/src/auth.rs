@@ -1,0 +1,181 @@
+//! API keys and the caller extractor.
+//!
+//! A key is a random token shown once at creation; the database keeps only
+//! its SHA-256. The JSON-RPC endpoint needs `Authorization: Bearer <token>`
+//! unless anonymous access is on.
+
+use crate::config::Plan;
+use crate::error::HttpError;
+use crate::state::AppState;
+use crate::store::{SqliteStore, StoreError};
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use rand::RngCore;
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::net::SocketAddr;
+
+/// A stored key (without its token).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ApiKey {
+    /// Key id (`key_…`), used as the owner of the caller's tasks.
+    pub id: String,
+    /// Operator's label.
+    pub name: String,
+    /// Plan name.
+    pub plan: String,
+    /// RFC 3339 creation time.
+    pub created_at: String,
+    /// RFC 3339 revocation time.
+    pub revoked_at: Option<String>,
+}
+
+/// SHA-256 of a token, hex.
+pub fn hash_token(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// Issuing, listing, revoking and checking API keys.
+pub trait KeyStore: Send + Sync {
+    /// Create a key; returns it and its token (the only time the token exists in clear).
+    fn create_key(&self, name: &str, plan: &str) -> Result<(ApiKey, String), StoreError>;
+    /// Every key, revoked ones included.
+    fn list_keys(&self) -> Result<Vec<ApiKey>, StoreError>;
+    /// Revoke by id or name; returns how many keys were revoked.
+    fn revoke_key(&self, id_or_name: &str) -> Result<usize, StoreError>;
+    /// The active key with this token.
+    fn verify(&self, token: &str) -> Result<Option<ApiKey>, StoreError>;
+    /// Whether any active key exists.
+    fn has_active_keys(&self) -> Result<bool, StoreError>;
+}
+
+fn row_to_key(r: &rusqlite::Row<'_>) -> rusqlite::Result<ApiKey> {
+    Ok(ApiKey {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        plan: r.get(2)?,
+        created_at: r.get(3)?,
+        revoked_at: r.get(4)?,
+    })
+}
+
+impl KeyStore for SqliteStore {
+    fn create_key(&self, name: &str, plan: &str) -> Result<(ApiKey, String), StoreError> {
+        let mut bytes = [0u8; 32];
+        rand::rngs::OsRng.fill_bytes(&mut bytes);
+        let token = format!("ecc_{}", hex::encode(bytes));
+        let mut idb = [0u8; 8];
+        rand::rngs::OsRng.fill_bytes(&mut idb);
+        let key = ApiKey {
+            id: format!("key_{}", hex::encode(idb)),
+            name: name.to_string(),
+            plan: plan.to_string(),
+            created_at: chrono::Utc::now().to_rfc3339(),
+            revoked_at: None,
+        };
+        self.lock().execute(
+            "INSERT INTO api_keys (id, name, plan, token_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![key.id, key.name, key.plan, hash_token(&token), key.created_at],
+        )?;
+        Ok((key, token))
+    }
+
+    fn list_keys(&self) -> Result<Vec<ApiKey>, StoreError> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare(
+            "SELECT id, name, plan, created_at, revoked_at FROM api_keys ORDER BY created_at",
+        )?;
+        let keys = stmt.query_map([], row_to_key)?.collect::<Result<_, _>>()?;
+        Ok(keys)
+    }
+
+    fn revoke_key(&self, id_or_name: &str) -> Result<usize, StoreError> {
+        Ok(self.lock().execute(
+            "UPDATE api_keys SET revoked_at = ?2 WHERE (id = ?1 OR name = ?1) AND revoked_at IS NULL",
+            params![id_or_name, chrono::Utc::now().to_rfc3339()],
+        )?)
+    }
+
+    fn verify(&self, token: &str) -> Result<Option<ApiKey>, StoreError> {
+        Ok(self
+            .lock()
+            .query_row(
+                "SELECT id, name, plan, created_at, revoked_at FROM api_keys
+                 WHERE token_hash = ?1 AND revoked_at IS NULL",
+                params![hash_token(token)],
+                row_to_key,
+            )
+            .optional()?)
+    }
+
+    fn has_active_keys(&self) -> Result<bool, StoreError> {
+        let n: i64 = self.lock().query_row(
+            "SELECT COUNT(*) FROM api_keys WHERE revoked_at IS NULL",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n > 0)
+    }
+}
+
+/// The authenticated caller of a JSON-RPC request.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    /// Owner id of the caller's tasks and key of its rate-limit pools.
+    pub id: String,
+    /// Plan name.
+    pub plan_name: String,
+    /// What the plan allows.
+    pub plan: Plan,
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = HttpError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, HttpError> {
+        let header = parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok());
+        let token = header.and_then(|h| {
+            let (scheme, rest) = h.split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim().to_string())
+        });
+        match token {
+            Some(token) if !token.is_empty() => {
+                let keys = state.keys.clone();
+                let found = tokio::task::spawn_blocking(move || keys.verify(&token))
+                    .await
+                    .map_err(|e| HttpError::internal(e.to_string()))?
+                    .map_err(|e| HttpError::internal(e.to_string()))?;
+                match found {
+                    Some(key) => Ok(Caller {
+                        plan: state.config.plan(&key.plan),
+                        id: key.id,
+                        plan_name: key.plan,
+                    }),
+                    None => Err(HttpError::unauthorized("the API key is invalid or revoked")),
+                }
+            }
+            _ if header.is_some() => Err(HttpError::unauthorized(
+                "the Authorization header must be `Bearer <API key>`",
+            )),
+            _ if state.config.anonymous => {
+                let addr = parts
+                    .extensions
+                    .get::<ConnectInfo<SocketAddr>>()
+                    .map(|c| c.0.ip().to_string())
+                    .unwrap_or_else(|| "local".into());
+                Ok(Caller {
+                    id: format!("anon:{addr}"),
+                    plan_name: "anonymous".into(),
+                    plan: state.config.anonymous_plan(),
+                })
+            }
+            _ => Err(HttpError::unauthorized(
+                "an API key is required: send `Authorization: Bearer <API key>` (keys are issued with `ecclesia keys create`)",
+            )),
+        }
+    }
+}

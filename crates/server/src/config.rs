@@ -1,0 +1,135 @@
+//! The server's configuration, validated once, and the plans.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// What a plan allows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Plan {
+    /// Whether the plan includes A2A `message/send` (false: `PLAN_REQUIRED`).
+    #[serde(default = "yes")]
+    pub a2a: bool,
+    /// `message/send` requests a minute; absent = unlimited.
+    #[serde(default)]
+    pub send_per_minute: Option<u32>,
+    /// `catholic_qa` requests a minute (a second, stricter pool); absent = unlimited.
+    #[serde(default)]
+    pub qa_per_minute: Option<u32>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Plan {
+    /// The `pro` defaults: 15/min, 2/min for `catholic_qa`.
+    pub fn pro() -> Self {
+        Plan {
+            a2a: true,
+            send_per_minute: Some(15),
+            qa_per_minute: Some(2),
+        }
+    }
+
+    /// No limits.
+    pub fn unlimited() -> Self {
+        Plan {
+            a2a: true,
+            send_per_minute: None,
+            qa_per_minute: None,
+        }
+    }
+}
+
+/// The default plans: `free` (no A2A), `pro` and `organization` (15/min, 2/min
+/// for QA), `enterprise` (120/min, 20/min).
+pub fn default_plans() -> BTreeMap<String, Plan> {
+    let mut plans = BTreeMap::new();
+    plans.insert(
+        "free".into(),
+        Plan {
+            a2a: false,
+            send_per_minute: Some(0),
+            qa_per_minute: Some(0),
+        },
+    );
+    plans.insert("pro".into(), Plan::pro());
+    plans.insert("organization".into(), Plan::pro());
+    plans.insert(
+        "enterprise".into(),
+        Plan {
+            a2a: true,
+            send_per_minute: Some(120),
+            qa_per_minute: Some(20),
+        },
+    );
+    plans
+}
+
+/// Everything the server needs to run, after validation.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Address to bind.
+    pub listen: SocketAddr,
+    /// Public base URL (the card's `url` is `<public_url>/api/v1/a2a`).
+    pub public_url: String,
+    /// Serve callers without a key (plan `anonymous`).
+    pub anonymous: bool,
+    /// Largest accepted request body.
+    pub body_limit: usize,
+    /// Time allowed to read a request body.
+    pub body_timeout: Duration,
+    /// Deadline of one skill run.
+    pub skill_timeout: Duration,
+    /// How long tasks are kept.
+    pub task_ttl: chrono::Duration,
+    /// How often expired tasks are purged.
+    pub purge_every: Duration,
+    /// Most skill runs at once (more wait).
+    pub max_concurrent_skills: usize,
+    /// Plans by name; `anonymous` applies to callers without a key.
+    pub plans: BTreeMap<String, Plan>,
+    /// Product version shown in the card.
+    pub version: String,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            public_url: "http://127.0.0.1:8080".into(),
+            anonymous: false,
+            body_limit: 1024 * 1024,
+            body_timeout: Duration::from_secs(15),
+            skill_timeout: Duration::from_secs(120),
+            task_ttl: chrono::Duration::hours(24),
+            purge_every: Duration::from_secs(60),
+            max_concurrent_skills: 32,
+            plans: default_plans(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+}
+
+impl ServerConfig {
+    /// The plan of anonymous callers: the configured `anonymous` plan, else
+    /// unlimited on a loopback address and the `pro` limits elsewhere.
+    pub fn anonymous_plan(&self) -> Plan {
+        if let Some(p) = self.plans.get("anonymous") {
+            return p.clone();
+        }
+        if self.listen.ip().is_loopback() {
+            Plan::unlimited()
+        } else {
+            self.plans.get("pro").cloned().unwrap_or_else(Plan::pro)
+        }
+    }
+
+    /// The plan called `name`; unknown names get the `pro` limits.
+    pub fn plan(&self, name: &str) -> Plan {
+        self.plans.get(name).cloned().unwrap_or_else(Plan::pro)
+    }
+}

@@ -1,0 +1,173 @@
+//! `POST /api/v1/a2a`: read the body (bounded in size and time), validate the
+//! JSON-RPC envelope, dispatch to a method, and encode the reply. Every error
+//! is a JSON-RPC error with HTTP 200 that echoes the request id (`null` when
+//! unreadable), even for requests without an id.
+
+use crate::auth::Caller;
+use crate::error::RpcError;
+use crate::methods::{self, Method, Reply};
+use crate::state::AppState;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use ecclesia_a2a::{error_codes as codes, JsonRpcId, JsonRpcResponse};
+use serde_json::Value;
+use std::time::Instant;
+
+pub(crate) fn json_response(status: StatusCode, resp: &JsonRpcResponse) -> Response {
+    let body = serde_json::to_vec(resp).unwrap_or_else(|_| b"{}".to_vec());
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+pub(crate) fn error_response(id: JsonRpcId, err: RpcError) -> Response {
+    let mut resp = json_response(err.status, &JsonRpcResponse::error(id, err.error));
+    resp.headers_mut().extend(err.headers);
+    resp
+}
+
+async fn read_body(state: &AppState, body: Body) -> Result<Bytes, Response> {
+    let limit = state.config.body_limit;
+    let read = axum::body::to_bytes(body, limit);
+    match tokio::time::timeout(state.config.body_timeout, read).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(_)) => {
+            let mut r = error_response(
+                JsonRpcId::Null,
+                RpcError::new(
+                    codes::INVALID_REQUEST,
+                    format!("the request body is larger than the limit of {limit} bytes"),
+                ),
+            );
+            *r.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
+            Err(r)
+        }
+        Err(_) => {
+            let mut r = error_response(
+                JsonRpcId::Null,
+                RpcError::new(
+                    codes::INVALID_REQUEST,
+                    "the request body was not received in time",
+                ),
+            );
+            *r.status_mut() = StatusCode::REQUEST_TIMEOUT;
+            Err(r)
+        }
+    }
+}
+
+/// Validate the envelope; on error, the id to echo and the error.
+fn parse_envelope(bytes: &[u8]) -> Result<(JsonRpcId, Method), (JsonRpcId, RpcError)> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+        (
+            JsonRpcId::Null,
+            RpcError::new(codes::PARSE_ERROR, format!("Invalid JSON payload: {e}")),
+        )
+    })?;
+    let Value::Object(mut obj) = value else {
+        let what = if value.is_array() {
+            "batch requests are not supported; send one JSON-RPC request object"
+        } else {
+            "the request must be a JSON-RPC 2.0 object"
+        };
+        return Err((JsonRpcId::Null, RpcError::new(codes::INVALID_REQUEST, what)));
+    };
+    let id = match obj.get("id") {
+        None => JsonRpcId::Null,
+        Some(v) => JsonRpcId::from_value(v).ok_or_else(|| {
+            (
+                JsonRpcId::Null,
+                RpcError::new(
+                    codes::INVALID_REQUEST,
+                    "the request id must be a string, a number or null",
+                ),
+            )
+        })?,
+    };
+    if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Err((
+            id,
+            RpcError::new(codes::INVALID_REQUEST, "the request must carry \"jsonrpc\": \"2.0\""),
+        ));
+    }
+    let method = match obj.get("method") {
+        Some(Value::String(m)) => m.clone(),
+        Some(_) => {
+            return Err((
+                id,
+                RpcError::new(codes::INVALID_REQUEST, "\"method\" must be a string"),
+            ))
+        }
+        None => {
+            return Err((
+                id,
+                RpcError::new(codes::INVALID_REQUEST, "the request has no \"method\""),
+            ))
+        }
+    };
+    let params = obj.remove("params");
+    let method = Method::parse(&method, params).map_err(|e| (id.clone(), e))?;
+    Ok((id, method))
+}
+
+pub(crate) async fn rpc_handler(
+    State(state): State<AppState>,
+    caller: Result<Caller, crate::error::HttpError>,
+    body: Body,
+) -> Response {
+    let started = Instant::now();
+    let request_id = uuid::Uuid::new_v4().simple().to_string();
+    let caller = match caller {
+        Ok(c) => c,
+        Err(e) => {
+            state.metrics.record("-", "-", "unauthorized", started.elapsed());
+            return e.into_response();
+        }
+    };
+    let bytes = match read_body(&state, body).await {
+        Ok(b) => b,
+        Err(r) => {
+            state.metrics.record("-", "-", "bad_body", started.elapsed());
+            return r;
+        }
+    };
+    let (id, method) = match parse_envelope(&bytes) {
+        Ok(x) => x,
+        Err((id, err)) => {
+            state
+                .metrics
+                .record("-", "-", &err.error.code.to_string(), started.elapsed());
+            return error_response(id, err);
+        }
+    };
+    let name = method.name();
+    let span = tracing::info_span!("rpc", request_id = %request_id, method = name, caller = %caller.id);
+    let _enter = span.enter();
+    drop(_enter);
+    let reply = methods::apply(method, &state, &caller, &request_id).await;
+    let (skill, outcome, resp) = match reply {
+        Reply::Json { skill, result, headers } => {
+            let mut r = json_response(StatusCode::OK, &JsonRpcResponse::success(id, result));
+            r.headers_mut().extend(headers);
+            (skill, "ok".to_string(), r)
+        }
+        Reply::Stream { skill, response } => (skill, "stream".to_string(), response(id)),
+        Reply::Error { skill, error, stream } => {
+            let code = error.error.code.to_string();
+            if error.error.code == codes::RATE_LIMITED {
+                state.metrics.rate_limited(skill.as_deref().unwrap_or("-"));
+            }
+            let r = if stream && error.status == StatusCode::OK {
+                methods::sse_error(id, error)
+            } else {
+                error_response(id, error)
+            };
+            (skill, code, r)
+        }
+    };
+    state
+        .metrics
+        .record(name, skill.as_deref().unwrap_or("-"), &outcome, started.elapsed());
+    tracing::info!(request_id = %request_id, method = name, outcome = %outcome, elapsed_ms = started.elapsed().as_millis() as u64, "request");
+    resp
+}
