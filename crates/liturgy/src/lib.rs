@@ -15,13 +15,19 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bible;
 pub mod calendar;
+pub mod citation;
 pub mod easter;
+pub mod engine;
 pub mod error;
+pub mod lectionary;
+pub mod martyrology;
 pub mod phrases;
 pub mod types;
 
 pub use calendar::{calendar_jsonl_line, calendar_table_line, CalendarData, CalendarSpec};
 pub use easter::easter;
+pub use engine::{Liturgy, Reading, ReadingsAnswer};
 pub use error::LiturgyError;
 pub use types::{Celebration, Color, Day, Rank, Season, TemporalPosition};

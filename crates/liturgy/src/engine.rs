@@ -1,0 +1,248 @@
+//! [`Liturgy`]: everything loaded once, and the answers the skills and the CLI give.
+
+use crate::bible::Bibles;
+use crate::calendar::CalendarData;
+use crate::error::LiturgyError;
+use crate::lectionary::{Lectionary, Mass};
+use crate::martyrology::{format_day, Martyrology, MartyrologyDay};
+use crate::types::{Day, Rank};
+use chrono::NaiveDate;
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// The loaded engine: calendar, lectionary, Bibles, Martyrology.
+#[derive(Debug, Clone)]
+pub struct Liturgy {
+    /// Calendar data.
+    pub calendar: CalendarData,
+    /// Lectionary table.
+    pub lectionary: Lectionary,
+    /// Bible texts.
+    pub bibles: Bibles,
+    /// Martyrology texts.
+    pub martyrology: Martyrology,
+}
+
+/// One rendered reading.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Reading {
+    /// Heading (`First Reading`).
+    pub kind: String,
+    /// English citation (`Isaiah 58:7-10`).
+    pub citation: String,
+    /// Structured verse ranges.
+    pub verses: Value,
+    /// The text with verse numbers (partial verses given whole and marked `*`).
+    pub text: String,
+    /// Translation used for this reading (differs from the requested one when a book is missing there).
+    pub translation: String,
+}
+
+/// The readings of a day, ready to print or serialise.
+#[derive(Debug, Clone)]
+pub struct ReadingsAnswer {
+    /// The liturgical day.
+    pub day: Day,
+    /// The Masses with their rendered readings (first = the Mass of the day).
+    pub masses: Vec<(Mass, Vec<Reading>)>,
+    /// Translation id requested.
+    pub translation: String,
+}
+
+impl Liturgy {
+    /// Load every dataset from the data directory.
+    pub fn load(data_dir: &Path) -> Result<Self, LiturgyError> {
+        Ok(Liturgy {
+            calendar: CalendarData::load(data_dir)?,
+            lectionary: Lectionary::load(data_dir)?,
+            bibles: Bibles::load(data_dir)?,
+            martyrology: Martyrology::load(data_dir)?,
+        })
+    }
+
+    /// Resolve a date phrase (see [`crate::phrases::resolve`]).
+    pub fn resolve_date(
+        &self,
+        phrase: &str,
+        today: NaiveDate,
+        calendar: Option<&str>,
+    ) -> Result<NaiveDate, LiturgyError> {
+        let spec = self.calendar.spec(calendar.unwrap_or("general-roman"))?;
+        crate::phrases::resolve(&self.calendar, spec, phrase, today)
+    }
+
+    /// The liturgical day of a date.
+    pub fn day(&self, date: NaiveDate, calendar: Option<&str>) -> Result<Day, LiturgyError> {
+        let spec = self.calendar.spec(calendar.unwrap_or("general-roman"))?;
+        self.calendar.day(spec, date)
+    }
+
+    /// The readings of a date with their text.
+    pub fn readings(
+        &self,
+        date: NaiveDate,
+        calendar: Option<&str>,
+        translation: Option<&str>,
+    ) -> Result<ReadingsAnswer, LiturgyError> {
+        let day = self.day(date, calendar)?;
+        let t = self.bibles.translation(translation)?;
+        let fallback = self.bibles.translation(Some("douay-rheims"))?;
+        let masses = self.lectionary.masses(&self.calendar, &day);
+        let mut out = Vec::new();
+        for m in masses {
+            let mut readings = Vec::new();
+            for r in &m.readings {
+                match &r.citation {
+                    Some(c) => {
+                        let (mut text, _, mut missing) = self.bibles.render_text(t, c);
+                        let mut used = t;
+                        if !missing.is_empty() && t.id != fallback.id {
+                            let (t2, _, m2) = self.bibles.render_text(fallback, c);
+                            if m2.len() < missing.len() {
+                                text = t2;
+                                missing = m2;
+                                used = fallback;
+                            }
+                        }
+                        let _ = missing;
+                        readings.push(Reading {
+                            kind: r.kind.clone(),
+                            citation: c.display.clone(),
+                            verses: serde_json::to_value(&c.ranges).unwrap_or(Value::Null),
+                            text,
+                            translation: used.abbreviation.clone(),
+                        });
+                    }
+                    None => readings.push(Reading {
+                        kind: r.kind.clone(),
+                        citation: r.note.clone().unwrap_or_default(),
+                        verses: Value::Array(vec![]),
+                        text: String::new(),
+                        translation: String::new(),
+                    }),
+                }
+            }
+            out.push((m, readings));
+        }
+        Ok(ReadingsAnswer {
+            day,
+            masses: out,
+            translation: t.id.clone(),
+        })
+    }
+
+    /// The Martyrology of a date (`en` or `la`).
+    pub fn martyrology_day(&self, date: NaiveDate, language: &str) -> Option<MartyrologyDay> {
+        self.martyrology.day(date, language)
+    }
+
+    /// The formatted Martyrology text.
+    pub fn martyrology_text(&self, date: NaiveDate, language: &str) -> Option<String> {
+        self.martyrology_day(date, language)
+            .map(|d| format_day(date, &d))
+    }
+
+    /// Translation full name.
+    pub fn translation_name(&self, id: &str) -> String {
+        self.bibles
+            .translation(Some(id))
+            .map(|t| format!("{} ({})", t.name, t.abbreviation))
+            .unwrap_or_default()
+    }
+}
+
+fn season_line(day: &Day) -> String {
+    let p = day.principal();
+    format!(
+        "{}, week {} · Colour: {} · Sunday cycle {} · Weekday cycle {}",
+        day.season.name(),
+        day.week_of_season,
+        p.color.name(),
+        day.sunday_cycle,
+        day.weekday_cycle_roman()
+    )
+}
+
+impl ReadingsAnswer {
+    /// True when no reading was found.
+    pub fn is_empty(&self) -> bool {
+        self.masses.iter().all(|(_, r)| r.is_empty())
+    }
+
+    /// The formatted text: day name, rank, season and week, colour, cycles, then each reading.
+    pub fn text(&self, translation_name: &str) -> String {
+        let d = &self.day;
+        let p = d.principal();
+        let mut s = format!(
+            "{}\n{} — {}\n{}\n",
+            d.date.format("%A, %-d %B %Y"),
+            p.name,
+            p.rank.name(),
+            season_line(d)
+        );
+        let others: Vec<String> = d
+            .celebrations
+            .iter()
+            .skip(1)
+            .filter(|c| !(c.temporal && c.rank == Rank::Weekday))
+            .map(|c| format!("{} ({})", c.name, c.rank.name().to_lowercase()))
+            .collect();
+        if !others.is_empty() {
+            s.push_str(&format!("Also: {}\n", others.join("; ")));
+        }
+        s.push_str(&format!("Translation: {translation_name}\n"));
+        for (i, (m, readings)) in self.masses.iter().enumerate() {
+            if readings.is_empty() {
+                continue;
+            }
+            if i > 0 || self.masses.len() > 1 {
+                s.push_str(&format!("\n== {} ==\n", m.title));
+            }
+            for r in readings {
+                s.push_str(&format!("\n{} — {}\n", r.kind, r.citation));
+                if !r.text.is_empty() {
+                    s.push_str(&r.text);
+                    s.push('\n');
+                }
+            }
+        }
+        s.trim_end().to_string()
+    }
+
+    /// The structured data part.
+    pub fn data(&self) -> Value {
+        let d = &self.day;
+        let p = d.principal();
+        let mass_json = |m: &Mass, rs: &[Reading]| {
+            json!({
+                "title": m.title,
+                "lectionary_keys": m.keys,
+                "readings": rs.iter().map(|r| json!({
+                    "kind": r.kind, "citation": r.citation, "verses": r.verses, "text": r.text, "translation": r.translation,
+                })).collect::<Vec<_>>(),
+                "commons": m.commons,
+            })
+        };
+        let first = self.masses.first();
+        json!({
+            "date": d.date.format("%Y-%m-%d").to_string(),
+            "celebration": p.name,
+            "celebration_key": p.key,
+            "rank": p.rank.code(),
+            "color": p.color.code(),
+            "season": d.season.code(),
+            "week_of_season": d.week_of_season,
+            "sunday_cycle": d.sunday_cycle.to_string(),
+            "weekday_cycle": d.weekday_cycle_roman(),
+            "translation": self.translation,
+            "celebrations": d.celebrations.iter().filter(|c| !(c.temporal && c.rank == Rank::Weekday && c.optional)).map(|c| json!({
+                "key": c.key, "name": c.name, "rank": c.rank.code(), "color": c.color.code(), "optional": c.optional,
+            })).collect::<Vec<_>>(),
+            "mass": first.map(|(m, _)| m.title.clone()),
+            "readings": first.map(|(_, r)| r.iter().map(|r| json!({
+                "kind": r.kind, "citation": r.citation, "verses": r.verses, "text": r.text, "translation": r.translation,
+            })).collect::<Vec<_>>()).unwrap_or_default(),
+            "other_masses": self.masses.iter().skip(1).map(|(m, r)| mass_json(m, r)).collect::<Vec<_>>(),
+        })
+    }
+}
