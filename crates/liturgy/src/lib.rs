@@ -18,9 +18,11 @@
 pub mod bible;
 pub mod calendar;
 pub mod citation;
+pub mod clock;
 pub mod easter;
 pub mod engine;
 pub mod error;
+pub mod ingest;
 pub mod lectionary;
 pub mod martyrology;
 pub mod phrases;
@@ -30,4 +32,5 @@ pub use calendar::{calendar_jsonl_line, calendar_table_line, CalendarData, Calen
 pub use easter::easter;
 pub use engine::{Liturgy, Reading, ReadingsAnswer};
 pub use error::LiturgyError;
+pub use ingest::LiturgyIngester;
 pub use types::{Celebration, Color, Day, Rank, Season, TemporalPosition};

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 // Domain modules are added here as they land:
 // mod liturgy; mod directory; mod corpus; mod qa;
+pub mod liturgy;
 
 /// What the skills need from the deployment: where the data and the built
 /// stores are, the "today" of date phrases, and per-domain settings.
@@ -52,6 +53,7 @@ impl SkillEnv {
 pub fn ingesters() -> Vec<Box<dyn Ingester>> {
     #[allow(unused_mut)]
     let mut all: Vec<Box<dyn Ingester>> = Vec::new();
+    all.extend(liturgy::ingesters());
     // all.extend(liturgy::ingesters()); …
     all
 }
@@ -62,6 +64,7 @@ pub fn build_registry(env: &SkillEnv) -> SkillRegistry {
     #[allow(unused_mut)]
     let mut registry = SkillRegistry::default();
     let _ = env;
+    liturgy::register(&mut registry, env);
     // liturgy::register(&mut registry, env); …
     registry
 }

