@@ -1,0 +1,926 @@
+//! Saints: Wikidata items (Catholic only) merged with the Roman Martyrology ids
+//! (CRMEDR), the 1914 English elogia, romcal's catalog and the feasts of romcal
+//! and LitCal. Entity resolution is by normalised name plus dates (death day =
+//! Martyrology day, death year, feast day); a source record that fits several
+//! entities equally is not merged.
+
+use super::{read_json, src, Ctx};
+use crate::fold::{fold, slug, tokens};
+use crate::index::Kind;
+use crate::store::Record;
+use ecclesia_core::IngestError;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap};
+
+const WIKIDATA: &str = "directories/saints/wikidata";
+const CRMEDR: &str = "martyrology/crmedr-ids";
+const ELOGIA: &str = "martyrology/editions-1914-en-1749-la";
+const ROMCAL: &str = "calendar/romcal";
+const LITCAL: &str = "calendar/litcal";
+
+#[derive(Default)]
+struct S {
+    alive: bool,
+    qid: Option<String>,
+    crmedr: Vec<(String, u32, u32, Option<String>)>, // id, month, day, country
+    romcal: Option<String>,
+    name: String,
+    names: Vec<(String, f32)>,
+    status: Option<&'static str>,
+    birth: Option<String>,
+    death: Option<String>,
+    death_years: Vec<i64>,
+    death_md: Vec<(u32, u32)>,
+    places: [Option<String>; 3],
+    gender: Option<String>,
+    orders: Vec<String>,
+    citizenship: Vec<String>,
+    titles: Vec<String>,
+    feasts: Vec<Value>,
+    feast_md: Vec<(u32, u32)>,
+    general_roman: bool,
+    biography: Option<(String, String)>,
+    group: bool,
+    sources: Vec<Value>,
+}
+
+fn rank(s: Option<&str>) -> u8 {
+    match s {
+        Some("saint") => 4,
+        Some("blessed") => 3,
+        Some("venerable") => 2,
+        Some("servant_of_god") => 1,
+        _ => 0,
+    }
+}
+
+fn status_of(label: &str) -> Option<&'static str> {
+    Some(match label.trim() {
+        "saint"
+        | "Catholic saint"
+        | "canonized saint"
+        | "pre-congregation saint"
+        | "Doctor of the Church"
+        | "locally-venerated saint"
+        | "regional patron saint"
+        | "patron saint" => "saint",
+        "blessed" | "beatification" | "Beato" | "Q3295944" => "blessed",
+        "venerable" | "The Venerable" => "venerable",
+        "Servant of God" | "servant of God" => "servant_of_god",
+        _ => return None,
+    })
+}
+
+fn catholic_religion(r: &str) -> bool {
+    let r = r.trim();
+    r.contains("Catholic")
+        || matches!(
+            r,
+            "Latin Church"
+                | "Maronite Church"
+                | "Christianity"
+                | "Early Christianity"
+                | "Celtic Christianity"
+                | "Chalcedonian Christianity"
+                | "Christian"
+                | "Nicene Christianity"
+                | "Judaism"
+                | "Mosaic Judaism"
+                | "Yahwism"
+                | "Jewish Christian"
+                | "Eastern Christianity"
+        )
+}
+
+/// (date, month-day) of a Wikidata timestamp list `a;b`: first value with a day.
+fn wd_dates(s: &str) -> (Option<String>, Vec<i64>, Vec<(u32, u32)>) {
+    let mut best: Option<String> = None;
+    let mut years = Vec::new();
+    let mut mds = Vec::new();
+    for v in s.split(';').map(str::trim).filter(|v| v.len() >= 10) {
+        let d = &v[..10];
+        if let Ok(y) = d[..4].parse::<i64>() {
+            years.push(y);
+        }
+        let md = &d[5..10];
+        if md != "01-01" {
+            if let (Ok(m), Ok(dd)) = (d[5..7].parse::<u32>(), d[8..10].parse::<u32>()) {
+                mds.push((m, dd));
+            }
+            if best.as_ref().is_none_or(|b| b.len() < 10) {
+                best = Some(d.to_string());
+            }
+        } else if best.is_none() {
+            best = Some(d[..4].to_string());
+        }
+    }
+    (best, years, mds)
+}
+
+/// Name compatibility: same first word, and one name's words within the other's.
+fn compatible(a: &[String], b: &[String]) -> bool {
+    let (Some(fa), Some(fb)) = (a.first(), b.first()) else {
+        return false;
+    };
+    fa == fb && (a.iter().all(|t| b.contains(t)) || b.iter().all(|t| a.contains(t)))
+}
+
+/// "Saint Jerome, Priest and Doctor" → "Jerome"; "San Jerónimo, presbítero" → "San Jerónimo".
+fn core_name(s: &str) -> String {
+    s.split([',', '(']).next().unwrap_or(s).trim().to_string()
+}
+
+fn title_word(t: &str) -> String {
+    t.to_lowercase().replace('_', " ")
+}
+
+fn romcal_date(v: &Value) -> (Option<String>, Option<i64>) {
+    match v {
+        Value::Number(n) => (n.as_i64().map(|y| format!("{y:04}")), n.as_i64()),
+        Value::String(s) => {
+            let parts: Vec<&str> = s.split('-').collect();
+            let y = parts.first().and_then(|y| y.parse::<i64>().ok());
+            let d = match parts.as_slice() {
+                [y, m, d] => match (y.parse::<i64>(), m.parse::<u32>(), d.parse::<u32>()) {
+                    (Ok(y), Ok(m), Ok(d)) => Some(format!("{y:04}-{m:02}-{d:02}")),
+                    _ => None,
+                },
+                _ => y.map(|y| format!("{y:04}")),
+            };
+            (d, y)
+        }
+        _ => (None, None),
+    }
+}
+
+fn precedence_label(p: &str) -> String {
+    let base = p.split('_').next().unwrap_or(p);
+    let mut out = String::new();
+    for (i, c) in base.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push(' ');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+fn litcal_grade(g: i64) -> &'static str {
+    match g {
+        0 => "weekday",
+        1 => "commemoration",
+        2 => "optional memorial",
+        3 => "memorial",
+        4 => "feast",
+        5 => "feast of the Lord",
+        6 => "solemnity",
+        _ => "celebration",
+    }
+}
+
+/// Build the saint records.
+pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
+    let mut ss: Vec<S> = Vec::new();
+
+    // 1. Wikidata
+    let wd = read_json(&ctx.data.join(WIKIDATA).join("saints.json"))?;
+    let col = |c: &str| wd.get(format!("{c}.value")).and_then(Value::as_object);
+    let names = col("name").cloned().unwrap_or_default();
+    let get = |c: &str, q: &str| -> String {
+        col(c)
+            .and_then(|m| m.get(q))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let mut dropped = (0u32, 0u32);
+    let mut qids: Vec<&String> = names.keys().collect();
+    qids.sort();
+    for q in qids {
+        let name = names
+            .get(q)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        if name.is_empty()
+            || (name.starts_with('Q') && name[1..].chars().all(|c| c.is_ascii_digit()))
+        {
+            dropped.0 += 1;
+            continue;
+        }
+        let statuses: Vec<&'static str> = get("cannonizationState", q)
+            .split(';')
+            .filter_map(status_of)
+            .collect();
+        let religions = get("religiousGroup", q);
+        let rel: Vec<&str> = religions
+            .split(';')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        if statuses.is_empty() || (!rel.is_empty() && !rel.iter().any(|r| catholic_religion(r))) {
+            dropped.1 += 1;
+            continue;
+        }
+        let status = statuses.iter().copied().max_by_key(|s| rank(Some(s)));
+        let (birth, _, _) = wd_dates(&get("birthDate", q));
+        let (death, years, mds) = wd_dates(&get("deathDate", q));
+        let place = |c: &str| {
+            let v = get(c, q);
+            v.split(';')
+                .next()
+                .filter(|s| !s.is_empty())
+                .map(|u| u.rsplit('/').next().unwrap_or(u).to_string())
+        };
+        let list = |c: &str| -> Vec<String> {
+            get(c, q)
+                .split(';')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        ss.push(S {
+            alive: true,
+            qid: Some(q.clone()),
+            name: name.clone(),
+            names: vec![(name, 1.0)],
+            status,
+            birth,
+            death,
+            death_years: years,
+            death_md: mds,
+            places: [
+                place("birthPlace"),
+                place("deathPlace"),
+                place("burialPlace"),
+            ],
+            gender: Some(get("gender", q)).filter(|s| !s.is_empty()),
+            orders: list("religiousOrders"),
+            citizenship: list("countryCitizen"),
+            sources: vec![src(WIKIDATA, "CC0-1.0")],
+            ..Default::default()
+        });
+    }
+    let wd_n = ss.len();
+    ctx.source(
+        WIKIDATA,
+        "shnab-dah/wikidata-saints (Wikidata P411 items)",
+        "84b5653",
+        "CC0-1.0",
+        None,
+        wd_n as u64,
+    );
+    tracing::info!(
+        kept = wd_n,
+        unlabeled = dropped.0,
+        non_catholic = dropped.1,
+        "wikidata saints"
+    );
+
+    let toks: Vec<Vec<String>> = ss.iter().map(|s| tokens(&s.name)).collect();
+    let mut by_first: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, t) in toks.iter().enumerate() {
+        if let Some(f) = t.first() {
+            by_first.entry(f.clone()).or_default().push(i);
+        }
+    }
+
+    // 2. CRMEDR (current entries)
+    let ids = read_json(&ctx.data.join(CRMEDR).join("martyrology_ids.json"))?;
+    let en = read_json(&ctx.data.join(CRMEDR).join("i18n/en.json"))?;
+    let la = read_json(&ctx.data.join(CRMEDR).join("i18n/la.json"))?;
+    let it = read_json(&ctx.data.join(CRMEDR).join("i18n/it.json")).unwrap_or(Value::Null);
+    let mut crmedr_to: HashMap<String, usize> = HashMap::new();
+    let mut c_n = 0u64;
+    for e in ids["entries"].as_array().into_iter().flatten() {
+        if e["deprecated"].as_bool() == Some(true) {
+            continue;
+        }
+        let (Some(id), Some(m), Some(d)) =
+            (e["id"].as_str(), e["month"].as_u64(), e["day"].as_u64())
+        else {
+            continue;
+        };
+        let (m, d) = (m as u32, d as u32);
+        let la_name = la[id].as_str().unwrap_or("").trim().to_string();
+        let first = la_name.split_whitespace().next().unwrap_or("");
+        let status = if first.starts_with("Sanct") {
+            "saint"
+        } else if first.starts_with("Beat") {
+            "blessed"
+        } else {
+            continue; // a feast or a mystery, not a person
+        };
+        c_n += 1;
+        let group = la_name.contains(" et ")
+            || la_name.contains("socii")
+            || first.ends_with('i')
+            || first.ends_with("ae");
+        let en_name = en[id].as_str().unwrap_or("").trim().to_string();
+        let la_t = tokens(&la_name);
+        let en_t = tokens(&en_name);
+        let en_ok = !en_name.is_empty() && en_t.first().is_some_and(|f| la_t.contains(f));
+        let display = if en_ok {
+            crate::fold::strip_title(&en_name)
+        } else {
+            crate::fold::strip_title(&la_name)
+        };
+        let country = e["country"].as_str().map(str::to_string);
+        let target = if group {
+            None
+        } else {
+            let mut hits: Vec<usize> = Vec::new();
+            for t in [&la_t, &en_t] {
+                if let Some(cands) = t.first().and_then(|f| by_first.get(f)) {
+                    for &i in cands {
+                        if ss[i].death_md.contains(&(m, d))
+                            && compatible(t, &toks[i])
+                            && !hits.contains(&i)
+                        {
+                            hits.push(i);
+                        }
+                    }
+                }
+            }
+            (hits.len() == 1).then(|| hits[0])
+        };
+        let i = match target {
+            Some(i) => i,
+            None => {
+                ss.push(S {
+                    alive: true,
+                    name: display.clone(),
+                    names: vec![(display.clone(), 1.0)],
+                    status: Some(status),
+                    group,
+                    ..Default::default()
+                });
+                ss.len() - 1
+            }
+        };
+        let s = &mut ss[i];
+        s.crmedr.push((id.to_string(), m, d, country));
+        s.names.push((la_name.clone(), 0.95));
+        if en_ok {
+            s.names.push((en_name.clone(), 0.97));
+        }
+        if let Some(i) = it[id].as_str().filter(|s| !s.is_empty()) {
+            s.names.push((i.to_string(), 0.95));
+        }
+        if !s.sources.iter().any(|x| x["dataset"] == CRMEDR) {
+            s.sources.push(src(CRMEDR, "Apache-2.0"));
+        }
+        crmedr_to.insert(id.to_string(), i);
+    }
+    ctx.source(
+        CRMEDR,
+        "CatholicOS/crmedr (Roman Martyrology eulogy ids)",
+        "7f4f706",
+        "Apache-2.0",
+        None,
+        c_n,
+    );
+
+    // 3. 1914 English elogia
+    let mut el_n = 0u64;
+    let edir = ctx
+        .data
+        .join(ELOGIA)
+        .join("martyrologium_romanum_1914_en_unofficial");
+    for month in 1..=12 {
+        let Ok(v) = read_json(&edir.join(format!("{month:02}.json"))) else {
+            continue;
+        };
+        for (_, day) in v.as_object().into_iter().flatten() {
+            for (id, text) in day["elogia"].as_object().into_iter().flatten() {
+                if let (Some(&i), Some(t)) = (crmedr_to.get(id), text.as_str()) {
+                    if ss[i].biography.is_none() {
+                        ss[i].biography = Some((t.trim().to_string(), id.clone()));
+                        ss[i]
+                            .sources
+                            .push(src(ELOGIA, "public domain (1914 edition)"));
+                        el_n += 1;
+                    }
+                }
+            }
+        }
+    }
+    ctx.source(
+        ELOGIA,
+        "CatholicOS/martyrology-api data/editions (Roman Martyrology, 1914 English)",
+        "46f249c",
+        "public domain texts; Apache-2.0 repository",
+        Some("The Roman Martyrology (1914 English translation), public domain"),
+        el_n,
+    );
+
+    // 4. romcal catalog + feasts
+    let cat = read_json(
+        &ctx.data
+            .join(ROMCAL)
+            .join("romcal_martyrology_catalog.json"),
+    )?;
+    let feasts = read_json(&ctx.data.join(ROMCAL).join("romcal_feasts_by_calendar.json"))?;
+    let npm = read_json(
+        &ctx.data
+            .join(ROMCAL)
+            .join("npm_calendar.general-roman_3.0.0-dev.119_en.json"),
+    )
+    .unwrap_or(Value::Null);
+    let locales = read_json(
+        &ctx.data
+            .join(ROMCAL)
+            .join("npm_calendar.general-roman_names_by_locale.json"),
+    )
+    .unwrap_or(Value::Null);
+    // celebration id → catalog ids
+    let mut links: HashMap<String, Vec<String>> = HashMap::new();
+    for (cel, defs) in npm["inputs"].as_object().into_iter().flatten() {
+        for d in defs.as_array().into_iter().flatten() {
+            for m in d["martyrology"].as_array().into_iter().flatten() {
+                if let Some(m) = m.as_str() {
+                    links.entry(cel.clone()).or_default().push(m.to_string());
+                }
+            }
+        }
+    }
+    let catalog: HashMap<String, &Value> = cat
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| Some((c["id"].as_str()?.to_string(), c)))
+        .collect();
+    let cat_ids = |cel: &str| -> Vec<String> {
+        match links.get(cel) {
+            Some(v) => v.clone(),
+            None if catalog.contains_key(cel) => vec![cel.to_string()],
+            None => Vec::new(),
+        }
+    };
+    let mut feast_rows: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
+    for f in feasts.as_array().into_iter().flatten() {
+        if f["drop"].as_bool() == Some(true) {
+            continue;
+        }
+        if let Some(id) = f["id"].as_str() {
+            for c in cat_ids(id) {
+                feast_rows.entry(c).or_default().push(f);
+            }
+        }
+    }
+    let mut romcal_to: HashMap<String, usize> = HashMap::new();
+    let mut r_n = 0u64;
+    let mut cat_sorted: Vec<&String> = catalog.keys().collect();
+    cat_sorted.sort();
+    for cid in cat_sorted {
+        let c = catalog[cid];
+        let level = c["canonizationLevel"].as_str().unwrap_or("");
+        if c["count"].as_u64().is_some_and(|n| n > 1) || !matches!(level, "SAINT" | "BLESSED") {
+            continue;
+        }
+        r_n += 1;
+        let name = c["name"].as_str().unwrap_or("").to_string();
+        let t = tokens(&name);
+        let (_, dy) = romcal_date(&c["dateOfDeath"]);
+        let fmd: Vec<(u32, u32)> = feast_rows
+            .get(cid)
+            .into_iter()
+            .flatten()
+            .filter_map(|f| Some((f["month"].as_u64()? as u32, f["day"].as_u64()? as u32)))
+            .collect();
+        let mut w_hits = Vec::new();
+        let mut c_hits = Vec::new();
+        if let Some(cands) = t.first().and_then(|f| by_first.get(f)) {
+            for &i in cands {
+                if compatible(&t, &toks[i])
+                    && dy.is_some_and(|y| ss[i].death_years.iter().any(|x| (x - y).abs() <= 1))
+                {
+                    w_hits.push(i);
+                }
+            }
+        }
+        for (i, s) in ss.iter().enumerate().skip(wd_n) {
+            if s.alive
+                && !s.group
+                && s.crmedr.iter().any(|(_, m, d, _)| fmd.contains(&(*m, *d)))
+                && s.names.iter().any(|(n, _)| compatible(&t, &tokens(n)))
+            {
+                c_hits.push(i);
+            }
+        }
+        // Wikidata items already joined to the Martyrology count as date matches too
+        for (i, s) in ss.iter().enumerate().take(wd_n) {
+            if !w_hits.contains(&i)
+                && compatible(&t, &toks[i])
+                && s.crmedr.iter().any(|(_, m, d, _)| fmd.contains(&(*m, *d)))
+            {
+                w_hits.push(i);
+            }
+        }
+        let target = match (w_hits.len(), c_hits.len()) {
+            (1, _) => Some(w_hits[0]),
+            (0, 1) => Some(c_hits[0]),
+            _ => None,
+        };
+        let i = match target {
+            Some(i) => {
+                if w_hits.len() == 1 && c_hits.len() == 1 && c_hits[0] != i {
+                    merge(&mut ss, i, c_hits[0], &mut crmedr_to);
+                }
+                i
+            }
+            None => {
+                ss.push(S {
+                    alive: true,
+                    name: name.clone(),
+                    names: vec![(name.clone(), 1.0)],
+                    status: Some(if level == "SAINT" { "saint" } else { "blessed" }),
+                    ..Default::default()
+                });
+                ss.len() - 1
+            }
+        };
+        let s = &mut ss[i];
+        s.romcal = Some(cid.clone());
+        s.names.push((name.clone(), 0.98));
+        s.titles = c["titles"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t.as_str())
+            .map(title_word)
+            .collect();
+        let (b, _) = romcal_date(&c["dateOfBirth"]);
+        let (d, _) = romcal_date(&c["dateOfDeath"]);
+        if s.birth.is_none() {
+            s.birth = b;
+        }
+        if s.death.is_none() {
+            s.death = d;
+        }
+        if s.status.is_none() || (level == "SAINT" && rank(s.status) < 4) {
+            s.status = Some(if level == "SAINT" { "saint" } else { "blessed" });
+        }
+        for f in feast_rows.get(cid).into_iter().flatten() {
+            let cal = f["calendar"].as_str().unwrap_or("");
+            if cal == "general_roman" {
+                s.general_roman = true;
+            }
+            if let (Some(m), Some(d)) = (f["month"].as_u64(), f["day"].as_u64()) {
+                s.feast_md.push((m as u32, d as u32));
+                s.feasts.push(json!({
+                    "calendar": cal,
+                    "month": m,
+                    "day": d,
+                    "rank": f["precedence"].as_str().map(precedence_label),
+                    "source": "romcal",
+                }));
+            }
+        }
+        s.sources.push(src(ROMCAL, "MIT"));
+        romcal_to.insert(cid.clone(), i);
+    }
+    // names in other languages from romcal's celebrations of one person
+    for (_, names) in locales.as_object().into_iter().flatten() {
+        for (cel, n) in names.as_object().into_iter().flatten() {
+            let ids = cat_ids(cel);
+            if ids.len() != 1 {
+                continue;
+            }
+            if let (Some(&i), Some(n)) = (romcal_to.get(&ids[0]), n.as_str()) {
+                if !n.contains("$(") {
+                    ss[i].names.push((core_name(n), 0.95));
+                }
+            }
+        }
+    }
+    ctx.source(
+        ROMCAL,
+        "romcal/romcal catalog and calendars; npm @romcal/calendar.general-roman",
+        "78b991e / 3.0.0-dev.119",
+        "MIT",
+        None,
+        r_n,
+    );
+
+    // 5. LitCal sanctorale: grades and names in 8 languages
+    let mut l_n = 0u64;
+    for (missal, label) in [
+        (
+            "propriumdesanctis_1970",
+            "General Roman Calendar (Missale Romanum 1970)",
+        ),
+        (
+            "propriumdesanctis_2002",
+            "General Roman Calendar (Missale Romanum 2002)",
+        ),
+        (
+            "propriumdesanctis_2008",
+            "General Roman Calendar (Missale Romanum 2008)",
+        ),
+        ("propriumdesanctis_US_2011", "Proper of Saints, USA (2011)"),
+        (
+            "propriumdesanctis_IT_1983",
+            "Proper of Saints, Italy (1983)",
+        ),
+    ] {
+        let dir = ctx.data.join(LITCAL).join("missals").join(missal);
+        let Ok(events) = read_json(&dir.join(format!("{missal}.json"))) else {
+            continue;
+        };
+        let mut i18n: Vec<(String, Value)> = Vec::new();
+        for lang in ["en", "la", "it", "fr", "de", "es", "pt", "pl"] {
+            if let Ok(v) = read_json(&dir.join("i18n").join(format!("{lang}.json"))) {
+                i18n.push((lang.to_string(), v));
+            }
+        }
+        for e in events.as_array().into_iter().flatten() {
+            let (Some(key), Some(m), Some(d)) = (
+                e["event_key"].as_str(),
+                e["month"].as_u64(),
+                e["day"].as_u64(),
+            ) else {
+                continue;
+            };
+            let (m, d) = (m as u32, d as u32);
+            let en_name = i18n
+                .iter()
+                .find(|(l, _)| l == "en")
+                .and_then(|(_, v)| v[key].as_str())
+                .or_else(|| e["name"].as_str())
+                .unwrap_or("")
+                .to_string();
+            let base = core_name(&en_name);
+            let parts: Vec<String> = base.split(" and ").map(crate::fold::strip_title).collect();
+            let single = parts.len() == 1;
+            for part in parts {
+                let t = tokens(&part);
+                if t.is_empty() {
+                    continue;
+                }
+                let hits: Vec<usize> = ss
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, s)| {
+                        s.alive
+                            && (s.feast_md.contains(&(m, d))
+                                || s.crmedr.iter().any(|(_, cm, cd, _)| (*cm, *cd) == (m, d))
+                                || s.death_md.contains(&(m, d)))
+                            && (compatible(
+                                &t,
+                                i.checked_sub(0)
+                                    .and_then(|i| toks.get(i))
+                                    .unwrap_or(&Vec::new()),
+                            ) || s.names.iter().any(|(n, _)| compatible(&t, &tokens(n))))
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                if hits.len() != 1 {
+                    continue;
+                }
+                let s = &mut ss[hits[0]];
+                l_n += 1;
+                s.feasts.push(json!({
+                    "calendar": label,
+                    "month": m,
+                    "day": d,
+                    "rank": e["grade"].as_i64().map(litcal_grade),
+                    "source": "litcal",
+                }));
+                if missal.starts_with("propriumdesanctis_1970")
+                    || missal.starts_with("propriumdesanctis_2")
+                {
+                    s.general_roman = true;
+                }
+                if single {
+                    for (_, v) in &i18n {
+                        if let Some(n) = v[key].as_str() {
+                            s.names.push((core_name(n), 0.95));
+                        }
+                    }
+                }
+                if !s.sources.iter().any(|x| x["dataset"] == LITCAL) {
+                    s.sources.push(src(LITCAL, "Apache-2.0"));
+                }
+            }
+        }
+    }
+    ctx.source(
+        &format!("{LITCAL}/missals"),
+        "Liturgical-Calendar/LiturgicalCalendarAPI jsondata/missals",
+        "425a854",
+        "Apache-2.0",
+        None,
+        l_n,
+    );
+
+    // 6. ids: the strongest record keeps the bare slug
+    let mut live: Vec<usize> = (0..ss.len()).filter(|&i| ss[i].alive).collect();
+    let prior = |s: &S| -> f32 {
+        let mut p = 0.0;
+        if s.general_roman {
+            p += 0.4;
+        }
+        if s.romcal.is_some() {
+            p += 0.15;
+        }
+        if s.qid.is_some() {
+            p += 0.1;
+        }
+        if !s.crmedr.is_empty() {
+            p += 0.1;
+        }
+        if s.biography.is_some() {
+            p += 0.05;
+        }
+        p += match s.status {
+            Some("saint") => 0.15,
+            Some("blessed") => 0.05,
+            _ => 0.0,
+        };
+        f32::min(p, 1.0)
+    };
+    let key = |s: &S| -> String {
+        s.qid
+            .clone()
+            .or_else(|| s.crmedr.first().map(|c| c.0.clone()))
+            .or_else(|| s.romcal.clone())
+            .unwrap_or_default()
+    };
+    live.sort_by(|&a, &b| {
+        prior(&ss[b])
+            .total_cmp(&prior(&ss[a]))
+            .then_with(|| key(&ss[a]).cmp(&key(&ss[b])))
+    });
+    let mut taken: HashMap<String, ()> = HashMap::new();
+    let mut out = Vec::new();
+    for i in live {
+        let s = &ss[i];
+        let base = slug(&crate::fold::strip_title(&s.name));
+        let base = if base.is_empty() { slug(&key(s)) } else { base };
+        let year = s
+            .death
+            .as_deref()
+            .and_then(|d| d.get(0..4))
+            .map(|y| y.trim_start_matches('0').to_string());
+        let mut id = base.clone();
+        if taken.contains_key(&id) {
+            id = match &year {
+                Some(y) if !taken.contains_key(&format!("{base}-{y}")) => format!("{base}-{y}"),
+                _ => format!("{base}-{}", slug(&key(s).replace("mr:", ""))),
+            };
+        }
+        let mut n = 2;
+        while taken.contains_key(&id) {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        taken.insert(id.clone(), ());
+        out.push(record(s, id, prior(s)));
+    }
+    Ok(out)
+}
+
+fn merge(ss: &mut [S], into: usize, from: usize, crmedr_to: &mut HashMap<String, usize>) {
+    let f = std::mem::take(&mut ss[from]);
+    let t = &mut ss[into];
+    for c in &f.crmedr {
+        crmedr_to.insert(c.0.clone(), into);
+    }
+    t.crmedr.extend(f.crmedr);
+    t.names
+        .extend(f.names.into_iter().map(|(n, w)| (n, w.min(0.97))));
+    if t.biography.is_none() {
+        t.biography = f.biography;
+    }
+    for s in f.sources {
+        if !t.sources.contains(&s) {
+            t.sources.push(s);
+        }
+    }
+    ss[from].alive = false;
+}
+
+fn record(s: &S, id: String, prior: f32) -> Record {
+    let vocation = (!s.titles.is_empty()).then(|| {
+        s.titles
+            .iter()
+            .map(|t| {
+                let mut c = t.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                    .unwrap_or_default()
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    let prec = |d: &Option<String>| {
+        d.as_ref()
+            .map(|d| if d.len() >= 10 { "day" } else { "year" })
+    };
+    let wd_url = |q: &Option<String>| {
+        q.as_ref()
+            .map(|q| format!("https://www.wikidata.org/wiki/{q}"))
+    };
+    let martyrology: Vec<Value> = s
+        .crmedr
+        .iter()
+        .map(|(id, m, d, c)| json!({"id": id, "month": m, "day": d, "country": c}))
+        .collect();
+    let mut feasts = s.feasts.clone();
+    feasts.sort_by_key(|f| {
+        (
+            f["calendar"]
+                .as_str()
+                .map(|c| !(c == "general_roman" || c.starts_with("General")))
+                .unwrap_or(true),
+            f["month"].as_u64(),
+            f["day"].as_u64(),
+        )
+    });
+    let dies_natalis = s
+        .crmedr
+        .first()
+        .map(|(_, m, d, _)| json!({"month": m, "day": d}));
+    let mut names: Vec<(String, f32)> = Vec::new();
+    for (n, w) in &s.names {
+        if !names.iter().any(|(x, _)| fold(x) == fold(n)) {
+            names.push((n.clone(), *w));
+        }
+    }
+    let detail = {
+        let mut parts = Vec::new();
+        if let Some(st) = s.status {
+            parts.push(st.replace('_', " "));
+        }
+        match (&s.birth, &s.death) {
+            (Some(b), Some(d)) => {
+                parts.push(format!("{}–{}", &b[..b.len().min(4)], &d[..d.len().min(4)]))
+            }
+            (None, Some(d)) => parts.push(format!("died {}", &d[..d.len().min(4)])),
+            _ => {}
+        }
+        if let Some((_, m, d, c)) = s.crmedr.first() {
+            parts.push(format!(
+                "Martyrology {m:02}-{d:02}{}",
+                c.as_ref().map(|c| format!(" ({c})")).unwrap_or_default()
+            ));
+        }
+        if let Some(o) = s.orders.first() {
+            parts.push(o.clone());
+        }
+        parts.join(", ")
+    };
+    let profile = json!({
+        "saint_id": id,
+        "primary_name": s.name,
+        "canonical_status": s.status,
+        "vocation": vocation,
+        "titles": s.titles,
+        "image_url": null,
+        "learn_more_url": wd_url(&s.qid),
+        "birth_date": s.birth,
+        "birth_date_precision": prec(&s.birth),
+        "birth_place": null,
+        "birth_place_wikidata": wd_url(&s.places[0]),
+        "death_date": s.death,
+        "death_date_precision": prec(&s.death),
+        "death_place": null,
+        "death_place_wikidata": wd_url(&s.places[1]),
+        "burial_place_wikidata": wd_url(&s.places[2]),
+        "feast_days": feasts,
+        "dies_natalis": dies_natalis,
+        "martyrology": martyrology,
+        "canonization": {
+            "status": s.status,
+            "beatification_date": null,
+            "canonization_date": null,
+            "canonized_by": null,
+        },
+        "patronages": null,
+        "iconography": null,
+        "biography": s.biography.as_ref().map(|(t, id)| json!({
+            "text": t,
+            "source": "The Roman Martyrology (1914 English translation), public domain",
+            "martyrology_id": id,
+        })),
+        "gender": s.gender,
+        "religious_orders": s.orders,
+        "citizenship": s.citizenship,
+        "group": s.group,
+        "wikidata_id": s.qid,
+        "romcal_id": s.romcal,
+        "sources": s.sources,
+    });
+    Record {
+        id,
+        kind: Kind::Saint,
+        name: s.name.clone(),
+        detail,
+        prior,
+        names,
+        profile,
+    }
+}

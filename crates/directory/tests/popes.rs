@@ -1,0 +1,163 @@
+mod common;
+
+use ecclesia_directory::{Kind, Lookup, Outcome, HINT_PERSON};
+use serde_json::Value;
+
+fn pope(q: &str) -> Value {
+    match common::built()
+        .directory
+        .lookup(Kind::Pope, Lookup::Query(q))
+        .unwrap()
+    {
+        Outcome::Found(v) => v,
+        other => panic!("{q}: {other:?}"),
+    }
+}
+
+#[test]
+fn counts_and_ids() {
+    let b = common::built();
+    eprintln!(
+        "ingest {:.2}s, warnings {}",
+        b.secs,
+        b.report.warnings.len()
+    );
+    let c = b.directory.counts().unwrap();
+    assert_eq!(c["pope"], 267, "{c}");
+    let leo = pope("Leo XIV");
+    assert_eq!(leo["pope_id"], "leo-xiv");
+    assert_eq!(leo["ordinal"], 267);
+    assert_eq!(leo["birth_date"], "1955-09-14");
+    assert_eq!(leo["origin"], "Chicago");
+    assert_eq!(leo["pontificate"]["start"], "2025-05-08");
+    assert_eq!(leo["pontificate"]["end_reason"], "reigning");
+}
+
+#[test]
+fn many_forms_of_one_name() {
+    for q in [
+        "Benedict XVI",
+        "Benedict 16",
+        "Benedict the Sixteenth",
+        "Pope Benedict XVI",
+        "benedict xvi",
+        "Benedetto XVI",
+        "Benedikt XVI",
+        "Benoît XVI",
+        "Joseph Ratzinger",
+        "Ratzinger",
+        "Benedictus XVI",
+        "Bendict XVI",
+    ] {
+        assert_eq!(pope(q)["pope_id"], "benedict-xvi", "{q}");
+    }
+    for q in [
+        "John Paul II",
+        "Juan Pablo II",
+        "Giovanni Paolo II",
+        "Jan Paweł II",
+        "JPII",
+        "Karol Wojtyła",
+        "Ioannes Paulus II",
+        "Pope St. John Paul II",
+        "Jon Paul II",
+    ] {
+        assert_eq!(pope(q)["pope_id"], "john-paul-ii", "{q}");
+    }
+    assert_eq!(pope("Pope Francis")["pope_id"], "francis");
+    assert_eq!(pope("Jorge Mario Bergoglio")["pope_id"], "francis");
+    assert_eq!(pope("Papa Francesco")["pope_id"], "francis");
+    assert_eq!(pope("Robert Prevost")["pope_id"], "leo-xiv");
+    assert_eq!(pope("Pius the Twelfth")["pope_id"], "pius-xii");
+    assert_eq!(pope("St. Peter")["pope_id"], "peter");
+    assert_eq!(pope("Gregory the Great")["pope_id"], "gregory-i");
+}
+
+#[test]
+fn profile_fields_and_precision() {
+    let p = pope("Benedict XVI");
+    for k in [
+        "pope_id",
+        "primary_name",
+        "papal_name",
+        "ordinal",
+        "pope_title",
+        "image_url",
+        "coat_of_arms_url",
+        "birth_name",
+        "origin",
+        "pontificate",
+        "canonization_status",
+        "alternates",
+        "sources",
+    ] {
+        assert!(p.get(k).is_some(), "missing {k}");
+    }
+    assert_eq!(p["pontificate"]["end_reason"], "resignation");
+    assert_eq!(p["latin_name"], "Benedictus XVI");
+    assert_eq!(p["ordinal"], 265);
+    let peter = pope("Peter");
+    assert_eq!(peter["birth_date_precision"], "year");
+    assert_eq!(peter["pontificate"]["start_precision"], "year");
+    assert_eq!(peter["canonization_status"], "saint");
+    assert_eq!(peter["canonized"], true);
+    let jp = pope("John Paul II");
+    assert_eq!(jp["pontificate"]["end_reason"], "death");
+    assert_eq!(jp["pontificate"]["start"], "1978-10-16");
+    assert_eq!(
+        pope("Celestine V")["pontificate"]["end_reason"],
+        "resignation"
+    );
+}
+
+#[test]
+fn alternates_for_ambiguous_names() {
+    let p = pope("John Paul");
+    let alts: Vec<&str> = p["alternates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap())
+        .collect();
+    let all: Vec<&str> = std::iter::once(p["pope_id"].as_str().unwrap())
+        .chain(alts.iter().copied())
+        .collect();
+    assert!(
+        all.contains(&"john-paul-i") && all.contains(&"john-paul-ii"),
+        "{all:?}"
+    );
+    let b9 = pope("Benedict IX");
+    assert_eq!(b9["pope_id"], "benedict-ix");
+    assert!(b9["alternates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a["id"] == "benedict-ix-second-pontificate"));
+}
+
+#[test]
+fn ids_and_hints() {
+    let d = &common::built().directory;
+    match d.lookup(Kind::Pope, Lookup::Id("benedict-xvi")).unwrap() {
+        Outcome::Found(v) => assert_eq!(v["papal_name"], "Benedict XVI"),
+        o => panic!("{o:?}"),
+    }
+    assert!(matches!(
+        d.lookup(Kind::Pope, Lookup::Id("benedict-xxx")).unwrap(),
+        Outcome::NotFound { hint: None, .. }
+    ));
+    match d
+        .lookup(Kind::Pope, Lookup::Query("Cardinal Tagle"))
+        .unwrap()
+    {
+        Outcome::NotFound { hint, query } => {
+            assert_eq!(hint.as_deref(), Some(HINT_PERSON));
+            assert_eq!(query, "Cardinal Tagle");
+        }
+        o => panic!("{o:?}"),
+    }
+    assert!(matches!(
+        d.lookup(Kind::Pope, Lookup::Query("xqzv wplk")).unwrap(),
+        Outcome::NotFound { hint: None, .. }
+    ));
+}
