@@ -886,7 +886,7 @@ fn find_year(tokens: &[&str]) -> Option<i32> {
 fn iso_in(s: &str) -> Option<NaiveDate> {
     let b = s.as_bytes();
     for i in 0..b.len().saturating_sub(9) {
-        let w = &s.get(i..i + 10)?;
+        let Some(w) = s.get(i..i + 10) else { continue };
         if w.as_bytes()[4] == b'-' && w.as_bytes()[7] == b'-' {
             if let Ok(d) = NaiveDate::parse_from_str(w, "%Y-%m-%d") {
                 let before = i == 0 || !b[i - 1].is_ascii_digit();

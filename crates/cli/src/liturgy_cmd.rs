@@ -1,0 +1,153 @@
+//! `ecclesia calendar | date | readings | martyrology`: the liturgy commands.
+//!
+//! Wired by the lead into `main.rs` as `Liturgy(LiturgyCommand)` (flattened):
+//! `ecclesia calendar --from 1970-01-01 --to 2100-12-31 [--calendar us] --format jsonl|table`,
+//! `ecclesia date "<phrase>" [--today YYYY-MM-DD]`, `ecclesia readings "<phrase>"`,
+//! `ecclesia martyrology "<phrase>"`.
+
+use anyhow::{bail, Context};
+use chrono::NaiveDate;
+use ecclesia_liturgy::{calendar_jsonl_line, calendar_table_line, CalendarData, Liturgy};
+use std::io::Write;
+use std::path::Path;
+
+/// The liturgy subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum LiturgyCommand {
+    /// Print the liturgical calendar between two dates (one line per day).
+    Calendar(CalendarArgs),
+    /// Resolve a date phrase ("next Sunday", "Easter 2026") to an ISO date.
+    Date(DateArgs),
+    /// Print the Mass readings of a date phrase.
+    Readings(ReadingsArgs),
+    /// Print the Roman Martyrology of a date phrase.
+    Martyrology(MartyrologyArgs),
+}
+
+/// Output format of `calendar`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CalendarFormat {
+    /// One JSON object per line.
+    Jsonl,
+    /// Aligned text.
+    Table,
+}
+
+/// `ecclesia calendar`.
+#[derive(Debug, clap::Args)]
+pub struct CalendarArgs {
+    /// First day (YYYY-MM-DD).
+    #[arg(long)]
+    pub from: NaiveDate,
+    /// Last day (YYYY-MM-DD).
+    #[arg(long)]
+    pub to: NaiveDate,
+    /// Calendar: general-roman (default), us, …
+    #[arg(long, default_value = "general-roman")]
+    pub calendar: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: CalendarFormat,
+}
+
+/// Options shared by the dated commands.
+#[derive(Debug, clap::Args)]
+pub struct DateArgs {
+    /// The date phrase.
+    pub phrase: String,
+    /// Fixed "today" (YYYY-MM-DD); default: the clock in --timezone.
+    #[arg(long)]
+    pub today: Option<NaiveDate>,
+    /// Time zone for "today" (IANA name from the built-in table, UTC, or +HH:MM).
+    #[arg(long, default_value = "UTC")]
+    pub timezone: String,
+    /// Calendar (named days follow its transfers).
+    #[arg(long, default_value = "general-roman")]
+    pub calendar: String,
+}
+
+/// `ecclesia readings`.
+#[derive(Debug, clap::Args)]
+pub struct ReadingsArgs {
+    /// Date options.
+    #[command(flatten)]
+    pub date: DateArgs,
+    /// Translation: cpdv (default) or douay-rheims.
+    #[arg(long)]
+    pub translation: Option<String>,
+    /// Print the structured JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `ecclesia martyrology`.
+#[derive(Debug, clap::Args)]
+pub struct MartyrologyArgs {
+    /// Date options.
+    #[command(flatten)]
+    pub date: DateArgs,
+    /// Language: en (default) or la.
+    #[arg(long, default_value = "en")]
+    pub language: String,
+}
+
+fn today(a: &DateArgs) -> NaiveDate {
+    a.today
+        .unwrap_or_else(|| ecclesia_liturgy::clock::today_in(&a.timezone))
+}
+
+/// Run one liturgy command against the data directory.
+pub fn run(cmd: LiturgyCommand, data_dir: &Path) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match cmd {
+        LiturgyCommand::Calendar(a) => {
+            if a.to < a.from {
+                bail!("--to {} is before --from {}", a.to, a.from);
+            }
+            let data = CalendarData::load(data_dir).context("loading calendar data")?;
+            let spec = data.spec(&a.calendar)?;
+            for d in data.range(spec, a.from, a.to)? {
+                let line = match a.format {
+                    CalendarFormat::Jsonl => calendar_jsonl_line(&d),
+                    CalendarFormat::Table => calendar_table_line(&d),
+                };
+                writeln!(out, "{line}")?;
+            }
+        }
+        LiturgyCommand::Date(a) => {
+            let data = CalendarData::load(data_dir).context("loading calendar data")?;
+            let spec = data.spec(&a.calendar)?;
+            let date = ecclesia_liturgy::phrases::resolve(&data, spec, &a.phrase, today(&a))?;
+            let day = data.day(spec, date)?;
+            writeln!(
+                out,
+                "{}  {}",
+                date.format("%Y-%m-%d"),
+                calendar_table_line(&day)
+            )?;
+        }
+        LiturgyCommand::Readings(a) => {
+            let lit = Liturgy::load(data_dir).context("loading liturgy data")?;
+            let date = lit.resolve_date(&a.date.phrase, today(&a.date), Some(&a.date.calendar))?;
+            let ans = lit.readings(date, Some(&a.date.calendar), a.translation.as_deref())?;
+            if a.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&ans.data())?)?;
+            } else if ans.is_empty() {
+                writeln!(out, "No mass readings found.")?;
+            } else {
+                writeln!(out, "{}", ans.text(&lit.translation_name(&ans.translation)))?;
+            }
+        }
+        LiturgyCommand::Martyrology(a) => {
+            let lit = Liturgy::load(data_dir).context("loading liturgy data")?;
+            let date = lit.resolve_date(&a.date.phrase, today(&a.date), Some(&a.date.calendar))?;
+            match lit.martyrology_text(date, &a.language) {
+                Some(t) => writeln!(out, "{t}")?,
+                None => writeln!(out, "No martyrology data found.")?,
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
