@@ -200,23 +200,28 @@ impl Directory {
         let mut other_best: Option<(Kind, f32)> = None;
         for &k in others {
             let (r, _) = self.index.search(q, &[k], MIN_SCORE);
-            if let Some(b) = r.first() {
-                if other_best.is_none_or(|(_, s)| b.score > s) {
-                    other_best = Some((k, b.score));
-                }
-            }
-        }
-        if let Some((k, s)) = other_best {
-            let titled_other = match (kind, k) {
+            let Some(b) = r.first() else { continue };
+            // a title naming the other directory ("Pope …" asked of persons) decides
+            let titled = match (kind, k) {
                 (Kind::Person, Kind::Pope) => hints.pope && !hints.cleric,
                 (Kind::Pope, Kind::Person) => hints.cleric && !hints.pope,
                 _ => false,
             };
-            let clearly_better = match k {
-                Kind::Saint | Kind::Diocese => own_best.is_none(),
-                _ => own_best.is_none_or(|o| s >= o + 0.15 && s >= 0.9),
-            };
-            if titled_other || clearly_better {
+            if titled {
+                other_best = Some((k, f32::INFINITY));
+                break;
+            }
+            if other_best.is_none_or(|(_, s)| b.score > s) {
+                other_best = Some((k, b.score));
+            }
+        }
+        if let Some((k, s)) = other_best {
+            let clearly_better = s.is_infinite()
+                || match k {
+                    Kind::Saint | Kind::Diocese => own_best.is_none(),
+                    _ => own_best.is_none_or(|o| s >= o + 0.15 && s >= 0.9),
+                };
+            if clearly_better {
                 hint = Some(
                     match k {
                         Kind::Pope => HINT_POPE,

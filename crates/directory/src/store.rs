@@ -240,9 +240,7 @@ pub fn open(path: &Path) -> Result<Connection, DirectoryError> {
 pub type EntryRow = (Kind, String, String, String, f32);
 
 /// Every record's index data.
-pub fn load_entries(
-    conn: &Connection,
-) -> Result<Vec<EntryRow>, DirectoryError> {
+pub fn load_entries(conn: &Connection) -> Result<Vec<EntryRow>, DirectoryError> {
     let mut st = conn
         .prepare("SELECT kind, id, name, detail, prior FROM record ORDER BY kind, id")
         .map_err(db_err)?;

@@ -15,6 +15,7 @@ use std::path::PathBuf;
 // Domain modules are added here as they land:
 // mod liturgy; mod directory; mod corpus; mod qa;
 pub mod liturgy;
+pub mod directory;
 
 /// What the skills need from the deployment: where the data and the built
 /// stores are, the "today" of date phrases, and per-domain settings.
@@ -54,6 +55,7 @@ pub fn ingesters() -> Vec<Box<dyn Ingester>> {
     #[allow(unused_mut)]
     let mut all: Vec<Box<dyn Ingester>> = Vec::new();
     all.extend(liturgy::ingesters());
+    all.extend(directory::ingesters());
     // all.extend(liturgy::ingesters()); …
     all
 }
@@ -65,6 +67,7 @@ pub fn build_registry(env: &SkillEnv) -> SkillRegistry {
     let mut registry = SkillRegistry::default();
     let _ = env;
     liturgy::register(&mut registry, env);
+    directory::register(&mut registry, env);
     // liturgy::register(&mut registry, env); …
     registry
 }
