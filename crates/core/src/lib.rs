@@ -32,12 +32,14 @@
 mod ingest;
 mod request;
 mod skill;
+mod store;
 
 pub use ingest::{
     IngestContext, IngestError, IngestReport, Ingester, NoProgress, Progress, ProgressFactory,
     SourceInfo,
 };
 pub use request::{DateInput, QueryOrId, SkillRequest, MAX_TEXT_CHARS};
+pub use store::{IngesterManifest, Manifest, StoreLayout};
 pub use skill::{
     artifact, skill_card, ArtifactChunk, Skill, SkillContext, SkillError, SkillRegistry,
 };

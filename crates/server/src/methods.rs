@@ -51,12 +51,32 @@ fn params<T: DeserializeOwned>(params: Option<Value>, what: &str) -> Result<T, R
     }
 }
 
+/// `message.kind`, when given, must be `"message"` (serde ignores a wrong tag value on structs).
+fn check_message_kind(p: Option<Value>) -> Result<Option<Value>, RpcError> {
+    if let Some(kind) = p.as_ref().and_then(|p| p.get("message")).and_then(|m| m.get("kind")) {
+        if kind != "message" {
+            return Err(RpcError::invalid_params(format!(
+                "message.kind must be \"message\", not {kind}"
+            )));
+        }
+    }
+    Ok(p)
+}
+
 impl Method {
     pub(crate) fn parse(name: &str, p: Option<Value>) -> Result<Method, RpcError> {
         const SEND: &str = "{message: {kind, messageId, role, parts}, configuration?, metadata?}";
         const QUERY: &str = "{id, historyLength?}";
         const ID: &str = "{id}";
         let invalid = |name: &'static str, error: RpcError, stream: bool| Method::Invalid { name, error, stream };
+        let p = match check_message_kind(p) {
+            Ok(p) => p,
+            Err(e) => {
+                let stream = name == "message/stream";
+                let n = if stream { "message/stream" } else { "message/send" };
+                return Ok(invalid(n, e, stream));
+            }
+        };
         Ok(match name {
             "message/send" => match params(p, SEND) {
                 Ok(v) => Method::Send(Box::new(v)),

@@ -1,0 +1,10 @@
+//! Integration tests of the server, as one binary. Each module says what
+//! belongs in it; `support` holds the test skills and the request helpers.
+
+mod auth;
+mod interop;
+mod jsonrpc;
+mod limits;
+mod robustness;
+mod support;
+mod tasks;
