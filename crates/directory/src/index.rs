@@ -307,7 +307,7 @@ impl NameIndex {
             .filter(|(_, s)| *s >= min)
             .map(|(e, s)| Scored {
                 entry: e as usize,
-                score: s + 0.03 * self.entries[e as usize].prior,
+                score: s + 0.08 * self.entries[e as usize].prior,
             })
             .collect();
         out.sort_by(|a, b| {

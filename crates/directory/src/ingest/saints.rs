@@ -366,7 +366,11 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
         if en_ok {
             s.names.push((en_name.clone(), 0.97));
         }
-        if let Some(i) = it[id].as_str().filter(|s| !s.is_empty()) {
+        // the Italian names are not always aligned with the ids: keep those that agree
+        if let Some(i) = it[id]
+            .as_str()
+            .filter(|s| tokens(s).iter().any(|t| la_t.first() == Some(t)))
+        {
             s.names.push((i.to_string(), 0.95));
         }
         if !s.sources.iter().any(|x| x["dataset"] == CRMEDR) {

@@ -1,0 +1,94 @@
+mod common;
+
+use ecclesia_directory::{Kind, Lookup, Outcome};
+use serde_json::Value;
+
+fn saint(q: &str) -> Value {
+    match common::built()
+        .directory
+        .lookup(Kind::Saint, Lookup::Query(q))
+        .unwrap()
+    {
+        Outcome::Found(v) => v,
+        other => panic!("{q}: {other:?}"),
+    }
+}
+
+#[test]
+fn saint_counts() {
+    let c = common::built().directory.counts().unwrap();
+    let n = c["saint"].as_u64().unwrap();
+    eprintln!("saints: {n}");
+    assert!((10_000..14_000).contains(&n), "{n}");
+}
+
+#[test]
+fn saints_by_many_names() {
+    for (q, id) in [
+        ("Therese of Lisieux", "therese-of-lisieux"),
+        ("Thérèse de Lisieux", "therese-of-lisieux"),
+        ("St. Therese", "therese-of-lisieux"),
+        ("Teresa of Lisieux", "therese-of-lisieux"),
+        ("Therese of Lisiuex", "therese-of-lisieux"),
+        ("Little Flower", "therese-of-lisieux"),
+        ("Jerome", "jerome"),
+        ("St. Jerome", "jerome"),
+        ("San Jerónimo", "jerome"),
+        ("Padre Pio", "padre-pio"),
+        ("Mother Teresa", "mother-teresa"),
+        ("Thomas More", "thomas-more"),
+        ("More, Thomas", "thomas-more"),
+        ("Teresa of Avila", "teresa-of-avila"),
+        ("Santa Teresa de Ávila", "teresa-of-avila"),
+    ] {
+        let v = saint(q);
+        assert_eq!(v["saint_id"], id, "{q}: {}", v["primary_name"]);
+    }
+}
+
+#[test]
+fn merged_profile_of_jerome() {
+    let v = saint("Saint Jerome");
+    eprintln!("{}", serde_json::to_string_pretty(&v).unwrap());
+    assert_eq!(v["canonical_status"], "saint");
+    assert!(v["vocation"]
+        .as_str()
+        .unwrap()
+        .contains("Doctor of the church"));
+    assert!(v["biography"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Bethlehem"));
+    assert!(v["feast_days"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["month"] == 9 && f["day"] == 30));
+    assert!(v["martyrology"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["id"] == "mr:0930-hieronymus"));
+    for k in [
+        "saint_id",
+        "primary_name",
+        "canonical_status",
+        "vocation",
+        "image_url",
+        "learn_more_url",
+        "birth_date",
+        "death_date",
+        "birth_place",
+        "death_place",
+        "feast_days",
+        "canonization",
+        "patronages",
+        "iconography",
+        "biography",
+        "alternates",
+        "sources",
+    ] {
+        assert!(v.get(k).is_some(), "missing {k}");
+    }
+    assert!(!v["alternates"].as_array().unwrap().is_empty());
+}
