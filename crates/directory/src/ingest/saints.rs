@@ -834,6 +834,18 @@ fn record(s: &S, id: String, prior: f32) -> Record {
         .map(|(id, m, d, c)| json!({"id": id, "month": m, "day": d, "country": c}))
         .collect();
     let mut feasts = s.feasts.clone();
+    // the Martyrology's day (dies natalis) is the commemoration wherever no calendar has one
+    for (_, m, d, _) in &s.crmedr {
+        if !feasts.iter().any(|f| f["month"] == *m && f["day"] == *d) {
+            feasts.push(json!({
+                "calendar": "Roman Martyrology",
+                "month": m,
+                "day": d,
+                "rank": "commemoration",
+                "source": "crmedr",
+            }));
+        }
+    }
     feasts.sort_by_key(|f| {
         (
             f["calendar"]
