@@ -143,8 +143,8 @@ fn is_filler(w: &str) -> bool {
 fn canonical_word(w: &str) -> &str {
     match w {
         "giovanni" | "juan" | "jean" | "johannes" | "ioannes" | "iohannes" | "joao" | "jan"
-        | "johann" | "jana" | "giovanni's" | "joan" | "johan" | "ivan" | "sean" | "eoin"
-        | "joannes" | "ioannis" | "jao" | "janos" | "juan's" => "john",
+        | "johann" | "jana" | "giovanni's" | "johan" | "ivan" | "sean" | "eoin" | "joannes"
+        | "ioannis" | "jao" | "janos" | "juan's" => "john",
         "paolo" | "pablo" | "paulo" | "paulus" | "pawel" | "pavel" | "paulo's" | "pal" => "paul",
         "benedetto" | "benedicto" | "benoit" | "benedikt" | "benedictus" | "bento" | "benedykt" => {
             "benedict"
@@ -209,6 +209,7 @@ fn canonical_word(w: &str) -> &str {
         "calisto's" => "callistus",
         "antonio" | "antonius" | "antoine" | "anton" | "antoni" | "antonin" | "anthony"
         | "antony" | "antao" => "anthony",
+        "jeanne" | "juana" | "giovanna" | "johanna" | "joanna" | "joana" | "ioanna" => "joan",
         "francesca" | "francisca" | "franciszka" | "frances" | "francoise" => "frances",
         "caterina" | "catalina" | "catherine" | "catharina" | "katharina" | "katarzyna"
         | "katherine" | "catarina" => "catherine",

@@ -161,3 +161,37 @@ fn ids_and_hints() {
         Outcome::NotFound { hint: None, .. }
     ));
 }
+
+#[test]
+fn held_out_style_queries() {
+    for (q, id) in [
+        ("Pío XII", "pius-xii"),
+        ("Pie XII", "pius-xii"),
+        ("Jean-Paul II", "john-paul-ii"),
+        ("Johannes Paul II.", "john-paul-ii"),
+        ("Papa Giovanni XXIII", "john-xxiii"),
+        ("Pope John the Twenty-Third", "john-xxiii"),
+        ("Pope Leo 14", "leo-xiv"),
+        ("León XIV", "leo-xiv"),
+        ("His Holiness Pope Francis", "francis"),
+        ("Franciscus", "francis"),
+        ("Pope Pius IX", "pius-ix"),
+        ("Blessed Pius IX", "pius-ix"),
+        ("Paul 6", "paul-vi"),
+        ("Pope Gregory VII", "gregory-vii"),
+        ("Innocent III", "innocent-iii"),
+        ("Urbano VIII", "urban-viii"),
+        ("Pope Sixtus IV", "sixtus-iv"),
+        ("Clemente XIV", "clement-xiv"),
+        ("Celestine the Fifth", "celestine-v"),
+        ("Pope Benedict XV", "benedict-xv"),
+        ("Eugenio Pacelli", "pius-xii"),
+        ("Angelo Roncalli", "john-xxiii"),
+        ("Giovanni Battista Montini", "paul-vi"),
+        ("Albino Luciani", "john-paul-i"),
+        ("pope fransis", "francis"),
+        ("Benedickt XVI", "benedict-xvi"),
+    ] {
+        assert_eq!(pope(q)["pope_id"], id, "{q}");
+    }
+}

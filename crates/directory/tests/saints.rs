@@ -40,6 +40,13 @@ fn saints_by_many_names() {
         ("More, Thomas", "thomas-more"),
         ("Teresa of Avila", "teresa-of-avila"),
         ("Santa Teresa de Ávila", "teresa-of-avila"),
+        ("Jeanne d'Arc", "joan-of-arc"),
+        ("Teresa of Calcutta", "mother-teresa"),
+        ("Tomás de Aquino", "thomas-aquinas"),
+        ("San Francesco d'Assisi", "francis-of-assisi"),
+        ("San Francisco de Asís", "francis-of-assisi"),
+        ("St. Augustine", "augustine-of-hippo"),
+        ("Bernadette", "bernadette-soubirous"),
     ] {
         let v = saint(q);
         assert_eq!(v["saint_id"], id, "{q}: {}", v["primary_name"]);

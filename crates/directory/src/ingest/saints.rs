@@ -119,6 +119,31 @@ fn wd_dates(s: &str) -> (Option<String>, Vec<i64>, Vec<(u32, u32)>) {
 
 /// Name compatibility: same first word, and one name's words within the other's.
 fn compatible(a: &[String], b: &[String]) -> bool {
+    // "Mother Teresa" is Teresa: a leading honorific does not count
+    let honorific = |t: &String| {
+        matches!(
+            t.as_str(),
+            "mother"
+                | "father"
+                | "brother"
+                | "sister"
+                | "padre"
+                | "don"
+                | "fray"
+                | "frei"
+                | "madre"
+        )
+    };
+    let a = if a.len() > 1 && honorific(&a[0]) {
+        &a[1..]
+    } else {
+        a
+    };
+    let b = if b.len() > 1 && honorific(&b[0]) {
+        &b[1..]
+    } else {
+        b
+    };
     let (Some(fa), Some(fb)) = (a.first(), b.first()) else {
         return false;
     };
@@ -284,6 +309,23 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
     for (i, t) in toks.iter().enumerate() {
         if let Some(f) = t.first() {
             by_first.entry(f.clone()).or_default().push(i);
+        }
+        // "Mother Teresa" is also found under "teresa"
+        if t.len() > 1
+            && matches!(
+                t[0].as_str(),
+                "mother"
+                    | "father"
+                    | "brother"
+                    | "sister"
+                    | "padre"
+                    | "don"
+                    | "fray"
+                    | "frei"
+                    | "madre"
+            )
+        {
+            by_first.entry(t[1].clone()).or_default().push(i);
         }
     }
 
