@@ -40,10 +40,9 @@ impl StaticEmbedder {
     /// Load `tokenizer.json` and `model.safetensors` from `dir`.
     pub fn load(dir: &Path) -> Result<Self, CorpusError> {
         let tok_path = dir.join("tokenizer.json");
-        let tok: serde_json::Value = serde_json::from_slice(
-            &std::fs::read(&tok_path).map_err(|e| bad(&tok_path, e))?,
-        )
-        .map_err(|e| bad(&tok_path, e))?;
+        let tok: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&tok_path).map_err(|e| bad(&tok_path, e))?)
+                .map_err(|e| bad(&tok_path, e))?;
         let model = &tok["model"];
         if model["type"].as_str() != Some("WordPiece") {
             return Err(bad(&tok_path, "only WordPiece tokenizers are supported"));
@@ -84,11 +83,19 @@ impl StaticEmbedder {
         let dtype = t["dtype"].as_str().unwrap_or("");
         let shape: Vec<usize> = t["shape"]
             .as_array()
-            .map(|a| a.iter().filter_map(|x| x.as_u64().map(|v| v as usize)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_u64().map(|v| v as usize))
+                    .collect()
+            })
             .unwrap_or_default();
         let offs: Vec<usize> = t["data_offsets"]
             .as_array()
-            .map(|a| a.iter().filter_map(|x| x.as_u64().map(|v| v as usize)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_u64().map(|v| v as usize))
+                    .collect()
+            })
             .unwrap_or_default();
         if shape.len() != 2 || offs.len() != 2 {
             return Err(bad(&st_path, "no 2-D tensor `embeddings`"));
@@ -106,7 +113,12 @@ impl StaticEmbedder {
                 .chunks_exact(2)
                 .map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]])))
                 .collect(),
-            _ => return Err(bad(&st_path, format!("unsupported tensor {dtype} {shape:?}"))),
+            _ => {
+                return Err(bad(
+                    &st_path,
+                    format!("unsupported tensor {dtype} {shape:?}"),
+                ))
+            }
         };
         if vocab.values().any(|&id| id as usize >= rows) {
             return Err(bad(&st_path, "vocabulary larger than the embedding matrix"));

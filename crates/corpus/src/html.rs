@@ -55,8 +55,31 @@ impl Builder {
 }
 
 const BLOCK_TAGS: &[&str] = &[
-    "p", "div", "center", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "table", "tr",
-    "td", "th", "ul", "ol", "section", "article", "header", "footer", "dd", "dt", "pre", "body",
+    "p",
+    "div",
+    "center",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "li",
+    "blockquote",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "ul",
+    "ol",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "dd",
+    "dt",
+    "pre",
+    "body",
     "title",
 ];
 
@@ -304,6 +327,9 @@ mod tests {
     fn broken_html_does_not_panic() {
         let b = blocks("<p>a < b and <unclosed");
         assert!(!b.is_empty());
-        assert_eq!(decode_entities("&bogus; &#x263A; &#99999999;"), "&bogus; ☺ &#99999999;");
+        assert_eq!(
+            decode_entities("&bogus; &#x263A; &#99999999;"),
+            "&bogus; ☺ &#99999999;"
+        );
     }
 }

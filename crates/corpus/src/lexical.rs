@@ -9,7 +9,7 @@ use tantivy::schema::{
 };
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
-    TextAnalyzer,
+    StopWordFilter, TextAnalyzer,
 };
 use tantivy::{Index, Term};
 
@@ -107,14 +107,17 @@ pub fn register_tokenizers(index: &Index) {
             .build(),
     );
     for (lang, l) in STEMMED {
+        let b = TextAnalyzer::builder(SimpleTokenizer::default())
+            .filter(RemoveLongFilter::limit(40))
+            .filter(LowerCaser)
+            .filter_dynamic(AsciiFoldingFilter);
+        let b = match StopWordFilter::new(*l) {
+            Some(stop) => b.filter_dynamic(stop),
+            None => b,
+        };
         tm.register(
             &format!("c_{lang}"),
-            TextAnalyzer::builder(SimpleTokenizer::default())
-                .filter(RemoveLongFilter::limit(40))
-                .filter(LowerCaser)
-                .filter(AsciiFoldingFilter)
-                .filter(Stemmer::new(*l))
-                .build(),
+            b.filter_dynamic(Stemmer::new(*l)).build(),
         );
     }
 }
@@ -169,10 +172,15 @@ pub fn build_query(
     q: &str,
     filters: &Filters,
 ) -> Result<Box<dyn Query>, CorpusError> {
-    let mut default_fields = vec![fields.title, fields.author, fields.heading, fields.reference];
+    let mut default_fields = vec![
+        fields.title,
+        fields.author,
+        fields.heading,
+        fields.reference,
+    ];
     default_fields.extend(fields.bodies.iter().map(|(_, f)| *f));
     let mut parser = QueryParser::for_index(index, default_fields);
-    parser.set_field_boost(fields.title, 2.5);
+    parser.set_field_boost(fields.title, 1.5);
     parser.set_field_boost(fields.author, 1.5);
     parser.set_field_boost(fields.heading, 1.3);
     parser.set_field_boost(fields.reference, 1.5);

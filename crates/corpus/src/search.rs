@@ -20,6 +20,8 @@ use tantivy::{Index, IndexReader};
 pub const PART_CHARS: usize = 200_000;
 /// Reciprocal rank fusion constant.
 pub const RRF_K: f32 = 60.0;
+/// Score factor of catalogue entries without text.
+pub const METADATA_ONLY_WEIGHT: f32 = 0.95;
 /// Folder of the dense model copied into the store.
 pub const MODEL_DIR: &str = "model";
 
@@ -159,14 +161,23 @@ struct DocEntry {
 
 impl DocEntry {
     fn passes(&self, f: &Filters) -> bool {
-        if f.doc_type.as_ref().is_some_and(|t| !t.eq_ignore_ascii_case(&self.doc_type)) {
+        if f.doc_type
+            .as_ref()
+            .is_some_and(|t| !t.eq_ignore_ascii_case(&self.doc_type))
+        {
             return false;
         }
-        if f.language.as_ref().is_some_and(|l| !l.eq_ignore_ascii_case(&self.language)) {
+        if f.language
+            .as_ref()
+            .is_some_and(|l| !l.eq_ignore_ascii_case(&self.language))
+        {
             return false;
         }
         if let Some(a) = &f.author {
-            let words: Vec<&str> = self.author_folded.split(|c: char| !c.is_alphanumeric()).collect();
+            let words: Vec<&str> = self
+                .author_folded
+                .split(|c: char| !c.is_alphanumeric())
+                .collect();
             let want = text::fold(a);
             if !want
                 .split(|c: char| !c.is_alphanumeric())
@@ -278,7 +289,12 @@ impl Corpus {
             Ok(d) => (Some(d), None),
             Err(why) => {
                 tracing::warn!("corpus: dense search unavailable, lexical only: {why}");
-                (None, Some(format!("semantic (dense) search unavailable: {why}; results are lexical only")))
+                (
+                    None,
+                    Some(format!(
+                        "semantic (dense) search unavailable: {why}; results are lexical only"
+                    )),
+                )
             }
         };
         Ok(Corpus {
@@ -456,10 +472,7 @@ impl Corpus {
             mode
         };
         Ok(match mode {
-            SearchMode::Lexical => (
-                rrf(&[self.lexical_passages(query, n, filters)?]),
-                mode,
-            ),
+            SearchMode::Lexical => (rrf(&[self.lexical_passages(query, n, filters)?]), mode),
             SearchMode::Dense => (rrf(&[self.dense_passages(query, n, filters)]), mode),
             SearchMode::Hybrid => {
                 let lex = self.lexical_passages(query, n, filters)?;
@@ -478,7 +491,9 @@ impl Corpus {
         let (ranked, mode) = self.ranked(&req.query, n, &req.filters, req.mode)?;
         let mut groups: HashMap<u32, (f32, f32, u64)> = HashMap::new(); // best, rest sum, best ord
         for (ord, score) in &ranked {
-            let Some(d) = self.doc_of_ord(*ord) else { continue };
+            let Some(d) = self.doc_of_ord(*ord) else {
+                continue;
+            };
             let e = groups.entry(d).or_insert((0.0, 0.0, *ord));
             if *score > e.0 {
                 e.1 += e.0;
@@ -488,17 +503,30 @@ impl Corpus {
                 e.1 += score;
             }
         }
+        // Catalogue entries (no text) rank behind documents with text of similar rank.
         let mut docs: Vec<(u32, f32, u64)> = groups
             .into_iter()
-            .map(|(d, (best, rest, ord))| (d, best + 0.1 * rest.min(best * 3.0), ord))
+            .map(|(d, (best, rest, ord))| {
+                let s = best + 0.0001 * rest.min(best * 3.0);
+                let s = if self.docs[d as usize].metadata_only {
+                    s * METADATA_ONLY_WEIGHT
+                } else {
+                    s
+                };
+                (d, s, ord)
+            })
             .collect();
         docs.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let more = docs.len() > want;
         let terms = text::query_terms(&req.query);
         let mut hits = Vec::new();
         for (d, score, ord) in docs.into_iter().skip(req.offset).take(limit) {
-            let Some(doc) = self.meta_by_idx(d)? else { continue };
-            let Some(passage) = self.passage_by_ord(ord)? else { continue };
+            let Some(doc) = self.meta_by_idx(d)? else {
+                continue;
+            };
+            let Some(passage) = self.passage_by_ord(ord)? else {
+                continue;
+            };
             let snippet = text::snippet(&passage.text, &terms, 300);
             hits.push(SearchHit {
                 doc,
@@ -549,7 +577,9 @@ impl Corpus {
         let (ranked, _) = self.ranked(query, n, &f, mode)?;
         let mut out = Vec::new();
         for (ord, score) in ranked.into_iter().take(k) {
-            let Some(d) = self.doc_of_ord(ord) else { continue };
+            let Some(d) = self.doc_of_ord(ord) else {
+                continue;
+            };
             let (Some(meta), Some(p)) = (self.meta_by_idx(d)?, self.passage_by_ord(ord)?) else {
                 continue;
             };
@@ -652,7 +682,11 @@ impl Corpus {
 
     /// The passages a reference names (see [`passage`](Self::passage)); `None`
     /// for an unknown document, an empty list for an unknown reference.
-    pub fn section(&self, doc_id: &str, reference: &str) -> Result<Option<Vec<Passage>>, CorpusError> {
+    pub fn section(
+        &self,
+        doc_id: &str,
+        reference: &str,
+    ) -> Result<Option<Vec<Passage>>, CorpusError> {
         let Some(all) = self.document_passages(doc_id)? else {
             return Ok(None);
         };
@@ -669,8 +703,9 @@ impl Corpus {
             .into_iter()
             .filter(|p| {
                 let r = norm_ref(&p.reference);
-                r.strip_prefix(want.as_str())
-                    .is_some_and(|rest| rest.starts_with(',') || rest.starts_with(':') || rest.starts_with(' '))
+                r.strip_prefix(want.as_str()).is_some_and(|rest| {
+                    rest.starts_with(',') || rest.starts_with(':') || rest.starts_with(' ')
+                })
             })
             .collect();
         Ok(Some(prefixed))

@@ -224,11 +224,17 @@ impl StoreWriter {
                     p.text,
                     p.url
                 ])?;
+            // Catalogue entries are found by title and author, not by their boilerplate.
+            let body = if p.kind == crate::model::PassageKind::Metadata {
+                ""
+            } else {
+                p.text.as_str()
+            };
             let mut tdoc: TantivyDocument = doc!(
                 f.ord => ord,
                 f.title => m.title.as_str(),
                 f.reference => p.reference.as_str(),
-                body_field => p.text.as_str(),
+                body_field => body,
                 f.doc_type => m.doc_type.as_str(),
                 f.language => m.language.as_str(),
                 f.magisterial => u64::from(m.magisterial),

@@ -75,7 +75,10 @@ pub fn looks_like_heading(p: &str) -> bool {
         return false;
     }
     let last = p.chars().last().unwrap_or('.');
-    if matches!(last, '.' | ',' | ';' | ':' | '?' | '!' | '"' | '”' | '’' | '\'') {
+    if matches!(
+        last,
+        '.' | ',' | ';' | ':' | '?' | '!' | '"' | '”' | '’' | '\''
+    ) {
         return false;
     }
     let first = p.chars().next().unwrap_or('a');
@@ -178,9 +181,9 @@ pub fn floor_char(s: &str, i: usize) -> usize {
 /// Words of a query, folded, for snippet highlighting (short stopwords dropped).
 pub fn query_terms(q: &str) -> Vec<String> {
     const STOP: &[&str] = &[
-        "the", "and", "of", "to", "in", "a", "is", "on", "for", "what", "does", "do", "how",
-        "why", "who", "which", "that", "by", "with", "an", "are", "be", "it", "as", "at", "or",
-        "about", "church", "teach", "says", "say",
+        "the", "and", "of", "to", "in", "a", "is", "on", "for", "what", "does", "do", "how", "why",
+        "who", "which", "that", "by", "with", "an", "are", "be", "it", "as", "at", "or", "about",
+        "church", "teach", "says", "say",
     ];
     let mut terms: Vec<String> = fold(q)
         .split(|c: char| !c.is_alphanumeric())
@@ -198,7 +201,10 @@ pub fn snippet(text: &str, terms: &[String], max: usize) -> String {
     // Word spans with a match flag (prefix match so "sacrament" marks "sacraments").
     let mut words: Vec<(usize, usize, bool)> = Vec::new();
     let mut start: Option<usize> = None;
-    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
         if c.is_alphanumeric() {
             if start.is_none() {
                 start = Some(i);
@@ -206,7 +212,9 @@ pub fn snippet(text: &str, terms: &[String], max: usize) -> String {
         } else if let Some(s) = start.take() {
             let w = fold(&text[s..i]);
             let hit = terms.iter().any(|t| {
-                w == *t || (t.len() >= 4 && w.starts_with(t.as_str())) || (w.len() >= 4 && t.starts_with(w.as_str()))
+                w == *t
+                    || (t.len() >= 4 && w.starts_with(t.as_str()))
+                    || (w.len() >= 4 && t.starts_with(w.as_str()))
             });
             words.push((s, i, hit));
         }
@@ -235,7 +243,8 @@ pub fn snippet(text: &str, terms: &[String], max: usize) -> String {
     // Back up a few words for context when the window has room.
     let mut first = best.0;
     let mut back = 0;
-    while first > 0 && back < 8 && words.last().map(|w| w.1).unwrap_or(0) - words[first - 1].0 > max {
+    while first > 0 && back < 8 && words.last().map(|w| w.1).unwrap_or(0) - words[first - 1].0 > max
+    {
         first -= 1;
         back += 1;
     }
@@ -266,7 +275,10 @@ pub fn snippet(text: &str, terms: &[String], max: usize) -> String {
     }
     if end < text.len() {
         let tail = &text[end..];
-        let punct: String = tail.chars().take_while(|c| !c.is_alphanumeric() && !c.is_whitespace()).collect();
+        let punct: String = tail
+            .chars()
+            .take_while(|c| !c.is_alphanumeric() && !c.is_whitespace())
+            .collect();
         out.push_str(&punct);
         if end + punct.len() < text.trim_end().len() {
             out.push('…');
@@ -281,7 +293,10 @@ mod tests {
 
     #[test]
     fn slugs_are_stable() {
-        assert_eq!(slug("Thomas Aquinas/Summa Theologiae/First Part"), "thomas-aquinas-summa-theologiae-first-part");
+        assert_eq!(
+            slug("Thomas Aquinas/Summa Theologiae/First Part"),
+            "thomas-aquinas-summa-theologiae-first-part"
+        );
         assert_eq!(slug("  Thérèse  d'Avila! "), "therese-d-avila");
     }
 
@@ -302,7 +317,8 @@ mod tests {
 
     #[test]
     fn snippet_marks_terms() {
-        let text = "In the beginning was the Word, and the Word was with God, and the Word was God.";
+        let text =
+            "In the beginning was the Word, and the Word was with God, and the Word was God.";
         let s = snippet(text, &query_terms("the Word with God"), 40);
         assert!(s.contains("**Word**"), "{s}");
         assert!(s.chars().count() < 80, "{s}");

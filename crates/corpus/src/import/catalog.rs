@@ -30,22 +30,39 @@ struct Entry {
 
 /// Import the catalogue; entries whose vatican.va id is in `have_text` (already
 /// imported with text) are skipped.
-pub fn import(path: &Path, have_text: &HashSet<String>, sink: &mut dyn Sink) -> Result<u64, CorpusError> {
+pub fn import(
+    path: &Path,
+    have_text: &HashSet<String>,
+    sink: &mut dyn Sink,
+) -> Result<u64, CorpusError> {
     let file = path.display().to_string();
     let mut n = 0;
+    let mut seen: HashSet<String> = HashSet::new();
     for_each_line(path, sink, |line_no, line, sink| {
         let e: Entry = match serde_json::from_str(line) {
             Ok(e) => e,
             Err(err) => {
-                sink.warn(format!("{file}: line {line_no}: bad record ({err}); skipped"));
+                sink.warn(format!(
+                    "{file}: line {line_no}: bad record ({err}); skipped"
+                ));
                 return Ok(());
             }
         };
         if have_text.contains(&e.id) {
             return Ok(());
         }
+        if !seen.insert(e.id.clone()) {
+            sink.warn(format!(
+                "{file}: line {line_no}: {}: duplicate entry; skipped",
+                e.id
+            ));
+            return Ok(());
+        }
         if e.title.trim().is_empty() {
-            sink.warn(format!("{file}: line {line_no}: {}: no title; skipped", e.id));
+            sink.warn(format!(
+                "{file}: line {line_no}: {}: no title; skipped",
+                e.id
+            ));
             return Ok(());
         }
         let doc_type = normalise_type(e.doc_type.as_deref().unwrap_or(""));
@@ -57,14 +74,16 @@ pub fn import(path: &Path, have_text: &HashSet<String>, sink: &mut dyn Sink) -> 
                 .find_map(|(l, u)| u.as_str().map(|u| (l.clone(), Some(u.to_string()))))
                 .unwrap_or(("en".into(), None)),
         };
-        let date = e
-            .date
-            .clone()
-            .filter(|d| year_of(d).is_some())
-            .or_else(|| url.as_deref().and_then(|u| crate::import::vatican::url_metadata(u).date));
+        let date = e.date.clone().filter(|d| year_of(d).is_some()).or_else(|| {
+            url.as_deref()
+                .and_then(|u| crate::import::vatican::url_metadata(u).date)
+        });
         let author = e.pope_id.as_deref().map(pope_name);
         let mut extra = serde_json::Map::new();
-        extra.insert("vatican_urls".into(), serde_json::Value::Object(e.vatican_urls.clone()));
+        extra.insert(
+            "vatican_urls".into(),
+            serde_json::Value::Object(e.vatican_urls.clone()),
+        );
         extra.insert("upstream_id".into(), e.id.clone().into());
         let mut doc = Document::new(DocumentMeta {
             id: format!("cat-{}", slug(&e.id)),

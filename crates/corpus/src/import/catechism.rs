@@ -47,7 +47,10 @@ fn is_caps_heading(line: &str) -> bool {
 pub fn import_volume(path: &Path, volume: u32, sink: &mut dyn Sink) -> Result<bool, CorpusError> {
     let raw = read_maybe_gz(path)?;
     let file = path.display().to_string();
-    let start = raw.find("*** START").and_then(|i| raw[i..].find('\n').map(|j| i + j + 1)).unwrap_or(0);
+    let start = raw
+        .find("*** START")
+        .and_then(|i| raw[i..].find('\n').map(|j| i + j + 1))
+        .unwrap_or(0);
     let end = raw.find("*** END").unwrap_or(raw.len()).max(start);
     let body = &raw[start..end];
     let title = raw
@@ -63,7 +66,10 @@ pub fn import_volume(path: &Path, volume: u32, sink: &mut dyn Sink) -> Result<bo
         year: Some(1885),
         doc_type: "catechism".into(),
         language: "en".into(),
-        source_url: Some(format!("https://www.gutenberg.org/ebooks/{}", 14550 + volume)),
+        source_url: Some(format!(
+            "https://www.gutenberg.org/ebooks/{}",
+            14550 + volume
+        )),
         dataset: DATASET.into(),
         licence: "public domain (US); Project Gutenberg text".into(),
         magisterial: true,
@@ -75,19 +81,20 @@ pub fn import_volume(path: &Path, volume: u32, sink: &mut dyn Sink) -> Result<bo
     let mut intro = String::new();
     let mut last_q = 0u32;
     let lines: Vec<&str> = body.lines().collect();
-    let flush = |doc: &mut Document, current: &mut Option<(u32, String)>, heading: &Option<String>| {
-        if let Some((n, text)) = current.take() {
-            let paras = paragraphs(&text);
-            let joined = paras.join("\n\n");
-            if joined.len() <= 4000 {
-                doc.push(format!("Q. {n}"), heading.clone(), joined);
-            } else {
-                for c in chunk_paragraphs(&paras) {
-                    doc.push(format!("Q. {n}"), heading.clone(), c.text);
+    let flush =
+        |doc: &mut Document, current: &mut Option<(u32, String)>, heading: &Option<String>| {
+            if let Some((n, text)) = current.take() {
+                let paras = paragraphs(&text);
+                let joined = paras.join("\n\n");
+                if joined.len() <= 4000 {
+                    doc.push(format!("Q. {n}"), heading.clone(), joined);
+                } else {
+                    for c in chunk_paragraphs(&paras) {
+                        doc.push(format!("Q. {n}"), heading.clone(), c.text);
+                    }
                 }
             }
-        }
-    };
+        };
     for (i, line) in lines.iter().enumerate() {
         let prev_blank = i == 0 || lines[i - 1].trim().is_empty();
         if let Some((n, _)) = question_start(line) {

@@ -15,7 +15,8 @@ use std::path::Path;
 /// Dataset path.
 pub const DATASET: &str = "corpus/church-fathers";
 const LICENCE: &str = "public domain (HistoricalChristianFaith Writings-Database)";
-const C_LICENCE: &str = "public domain (HistoricalChristianFaith Commentaries-Database, pre-1929 entries)";
+const C_LICENCE: &str =
+    "public domain (HistoricalChristianFaith Commentaries-Database, pre-1929 entries)";
 
 #[derive(Deserialize)]
 struct Writing {
@@ -44,7 +45,11 @@ pub struct Limits {
 }
 
 /// Import `writings-database.jsonl[.gz]`. Returns records imported.
-pub fn import_writings(path: &Path, limits: Limits, sink: &mut dyn Sink) -> Result<u64, CorpusError> {
+pub fn import_writings(
+    path: &Path,
+    limits: Limits,
+    sink: &mut dyn Sink,
+) -> Result<u64, CorpusError> {
     let mut imported = 0u64;
     let mut chars = 0u64;
     let mut seen = 0usize;
@@ -55,7 +60,9 @@ pub fn import_writings(path: &Path, limits: Limits, sink: &mut dyn Sink) -> Resu
             return Ok(());
         }
         seen += 1;
-        if limits.max_records.is_some_and(|m| seen > m) || limits.max_chars.is_some_and(|m| chars >= m) {
+        if limits.max_records.is_some_and(|m| seen > m)
+            || limits.max_chars.is_some_and(|m| chars >= m)
+        {
             stop = true;
             return Ok(());
         }
@@ -71,13 +78,19 @@ pub fn import_writings(path: &Path, limits: Limits, sink: &mut dyn Sink) -> Resu
             return Ok(());
         }
         if w.text.trim().is_empty() {
-            sink.warn(format!("{file}: line {line_no}: {}: empty text; skipped", w.id));
+            sink.warn(format!(
+                "{file}: line {line_no}: {}: empty text; skipped",
+                w.id
+            ));
             return Ok(());
         }
         chars += w.text.len() as u64;
         let doc = writing_document(&w);
         if doc.passages.is_empty() {
-            sink.warn(format!("{file}: line {line_no}: {}: no passages; skipped", w.id));
+            sink.warn(format!(
+                "{file}: line {line_no}: {}: no passages; skipped",
+                w.id
+            ));
             return Ok(());
         }
         imported += 1;
@@ -202,13 +215,19 @@ fn summa_passages(cite: &str, paras: &[String], doc: &mut Document) {
         let part_ref = if article == 0 {
             None
         } else if let Some(rest) = p.strip_prefix("Objection") {
-            Some(format!("{cite}, a. {article}, obj. {}", leading_number(rest).unwrap_or(1)))
+            Some(format!(
+                "{cite}, a. {article}, obj. {}",
+                leading_number(rest).unwrap_or(1)
+            ))
         } else if p.starts_with("On the contrary") {
             Some(format!("{cite}, a. {article}, s.c."))
         } else if p.starts_with("I answer that") {
             Some(format!("{cite}, a. {article}, co."))
         } else if let Some(rest) = p.strip_prefix("Reply to Objection") {
-            Some(format!("{cite}, a. {article}, ad {}", leading_number(rest).unwrap_or(1)))
+            Some(format!(
+                "{cite}, a. {article}, ad {}",
+                leading_number(rest).unwrap_or(1)
+            ))
         } else if p.starts_with("Reply Obj.") {
             Some(format!(
                 "{cite}, a. {article}, ad {}",
@@ -296,16 +315,21 @@ pub fn import_commentaries(path: &Path, sink: &mut dyn Sink) -> Result<u64, Corp
             year,
             doc_type: "commentary".into(),
             language: "en".into(),
-            source_url: Some("https://github.com/HistoricalChristianFaith/Commentaries-Database".into()),
+            source_url: Some(
+                "https://github.com/HistoricalChristianFaith/Commentaries-Database".into(),
+            ),
             dataset: DATASET.into(),
             licence: C_LICENCE.into(),
             ..Default::default()
         });
         for q in quotes {
-            let heading = q.source_title.clone().map(|t| match &q.append_to_author_name {
-                Some(a) if !a.trim().is_empty() => format!("{t} ({})", a.trim()),
-                _ => t,
-            });
+            let heading = q
+                .source_title
+                .clone()
+                .map(|t| match &q.append_to_author_name {
+                    Some(a) if !a.trim().is_empty() => format!("{t} ({})", a.trim()),
+                    _ => t,
+                });
             let text = crate::text::squash(&q.quote);
             doc.push(q.reference.clone(), heading, text);
             if let (Some(url), Some(p)) = (q.source_url, doc.passages.last_mut()) {

@@ -77,9 +77,16 @@ pub fn import_jsonl(path: &Path, dataset: &str, sink: &mut dyn Sink) -> Result<u
     Ok(n)
 }
 
-fn record_document(rec: Record, default_id: Option<String>, dataset: &str) -> Result<Document, String> {
+fn record_document(
+    rec: Record,
+    default_id: Option<String>,
+    dataset: &str,
+) -> Result<Document, String> {
     let is_vatican = rec.url.as_deref().is_some_and(|u| u.contains("vatican.va"))
-        || rec.html.as_deref().is_some_and(|h| h.contains("class=\"documento\""));
+        || rec
+            .html
+            .as_deref()
+            .is_some_and(|h| h.contains("class=\"documento\""));
     if let (Some(html), true) = (&rec.html, is_vatican) {
         let mut doc = vatican::record_document(
             vatican::VaticanRecord {
@@ -122,16 +129,26 @@ fn record_document(rec: Record, default_id: Option<String>, dataset: &str) -> Re
         .filter(|s| !s.is_empty())
         .or(default_id)
         .unwrap_or_else(|| format!("op-{}", slug(&title)));
-    let doc_type = rec.doc_type.as_deref().map(vatican::normalise_type).unwrap_or_else(|| "document".into());
+    let doc_type = rec
+        .doc_type
+        .as_deref()
+        .map(vatican::normalise_type)
+        .unwrap_or_else(|| "document".into());
     let meta = DocumentMeta {
         id,
         title: crate::text::squash(&title),
         author: rec.author.clone(),
         year: rec.year.or_else(|| rec.date.as_deref().and_then(year_of)),
         date: rec.date.clone(),
-        magisterial: rec.magisterial.unwrap_or_else(|| is_magisterial_type(&doc_type)),
+        magisterial: rec
+            .magisterial
+            .unwrap_or_else(|| is_magisterial_type(&doc_type)),
         doc_type,
-        language: rec.language.clone().unwrap_or_else(|| "en".into()).to_lowercase(),
+        language: rec
+            .language
+            .clone()
+            .unwrap_or_else(|| "en".into())
+            .to_lowercase(),
         source_url: rec.url.clone(),
         dataset: dataset.into(),
         licence: "operator-supplied".into(),
@@ -176,7 +193,9 @@ fn front_matter(s: &str) -> (Record, &str) {
         return (rec, t);
     };
     for line in rest[..end].lines() {
-        let Some((k, v)) = line.split_once(':') else { continue };
+        let Some((k, v)) = line.split_once(':') else {
+            continue;
+        };
         let v = v.trim().trim_matches('"').trim_matches('\'').to_string();
         match k.trim().to_lowercase().as_str() {
             "id" => rec.id = Some(v),
@@ -204,7 +223,11 @@ pub fn import_folder(dir: &Path, sink: &mut dyn Sink) -> Result<u64, CorpusError
     let mut n = 0;
     for f in files {
         let name = f.to_string_lossy().to_lowercase();
-        let rel = f.strip_prefix(dir).unwrap_or(&f).to_string_lossy().into_owned();
+        let rel = f
+            .strip_prefix(dir)
+            .unwrap_or(&f)
+            .to_string_lossy()
+            .into_owned();
         if name.ends_with(".jsonl") || name.ends_with(".jsonl.gz") {
             n += import_jsonl(&f, &dataset, sink)?;
             continue;
@@ -233,7 +256,9 @@ pub fn import_folder(dir: &Path, sink: &mut dyn Sink) -> Result<u64, CorpusError
             rec.text = Some(body.to_string());
         }
         if rec.title.is_none() && !is_html {
-            rec.title = f.file_stem().map(|s| s.to_string_lossy().replace(['_', '-'], " "));
+            rec.title = f
+                .file_stem()
+                .map(|s| s.to_string_lossy().replace(['_', '-'], " "));
         }
         let stem = rel.rsplit_once('.').map(|x| x.0).unwrap_or(&rel);
         match record_document(rec, Some(format!("op-{}", slug(stem))), &dataset) {
@@ -251,7 +276,10 @@ fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>, sink: &mut dyn Sink) {
     let rd = match std::fs::read_dir(dir) {
         Ok(r) => r,
         Err(e) => {
-            sink.warn(format!("{}: unreadable folder ({e}); skipped", dir.display()));
+            sink.warn(format!(
+                "{}: unreadable folder ({e}); skipped",
+                dir.display()
+            ));
             return;
         }
     };

@@ -73,9 +73,9 @@ pub fn for_each_line(
     let mut count = 0;
     loop {
         buf.clear();
-        let read = r
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| crate::CorpusError::Io(format!("{}: line {}: {e}", path.display(), n + 1)))?;
+        let read = r.read_until(b'\n', &mut buf).map_err(|e| {
+            crate::CorpusError::Io(format!("{}: line {}: {e}", path.display(), n + 1))
+        })?;
         if read == 0 {
             break;
         }
@@ -86,7 +86,10 @@ pub fn for_each_line(
                 count += 1;
                 f(n, line, sink)?;
             }
-            Err(e) => sink.warn(format!("{}: line {n}: not UTF-8 ({e}); skipped", path.display())),
+            Err(e) => sink.warn(format!(
+                "{}: line {n}: not UTF-8 ({e}); skipped",
+                path.display()
+            )),
         }
     }
     Ok(count)

@@ -97,7 +97,12 @@ pub fn normalise_type(t: &str) -> String {
 }
 
 /// Import a JSONL of [`VaticanRecord`]s. Returns documents imported.
-pub fn import_jsonl(path: &Path, dataset: &str, licence: &str, sink: &mut dyn Sink) -> Result<u64, CorpusError> {
+pub fn import_jsonl(
+    path: &Path,
+    dataset: &str,
+    licence: &str,
+    sink: &mut dyn Sink,
+) -> Result<u64, CorpusError> {
     let file = path.display().to_string();
     let mut n = 0;
     for_each_line(path, sink, |line_no, line, sink| {
@@ -124,8 +129,16 @@ pub fn import_jsonl(path: &Path, dataset: &str, licence: &str, sink: &mut dyn Si
 
 /// Build a document from one record (metadata missing from the record is
 /// taken from its vatican.va URL when possible).
-pub fn record_document(rec: VaticanRecord, dataset: &str, licence: &str) -> Result<Document, String> {
-    let url_meta = rec.source_url.as_deref().map(url_metadata).unwrap_or_default();
+pub fn record_document(
+    rec: VaticanRecord,
+    dataset: &str,
+    licence: &str,
+) -> Result<Document, String> {
+    let url_meta = rec
+        .source_url
+        .as_deref()
+        .map(url_metadata)
+        .unwrap_or_default();
     let language = rec
         .language
         .clone()
@@ -139,7 +152,11 @@ pub fn record_document(rec: VaticanRecord, dataset: &str, licence: &str) -> Resu
             .or(url_meta.doc_type.as_deref())
             .unwrap_or(""),
     );
-    let date = rec.date.clone().filter(|d| !d.trim().is_empty()).or(url_meta.date.clone());
+    let date = rec
+        .date
+        .clone()
+        .filter(|d| !d.trim().is_empty())
+        .or(url_meta.date.clone());
     let id = match rec.id.clone().filter(|s| !s.trim().is_empty()) {
         Some(id) => slug(&id),
         None => match &url_meta.stem {
@@ -205,7 +222,9 @@ pub fn page_blocks(page: &str) -> Vec<Block> {
 
 fn is_boilerplate(t: &str) -> bool {
     let l = t.to_lowercase();
-    (l.contains("copyright") || l.contains('©')) && l.contains("libreria editrice vaticana") && t.len() < 200
+    (l.contains("copyright") || l.contains('©'))
+        && l.contains("libreria editrice vaticana")
+        && t.len() < 200
 }
 
 fn para_number(t: &str) -> Option<(u32, &str)> {
@@ -256,17 +275,29 @@ pub(crate) fn structure(blocks: &[Block], doc: &mut Document) -> String {
     let last_hr = body.iter().map(|b| b.hr_before).max().unwrap_or(0);
     let mut note_start = body.len();
     if last_hr > 0 {
-        let first_after = body.iter().position(|b| b.hr_before == last_hr).unwrap_or(body.len());
+        let first_after = body
+            .iter()
+            .position(|b| b.hr_before == last_hr)
+            .unwrap_or(body.len());
         let after = &body[first_after..];
         let after_chars: usize = after.iter().map(|b| b.text.len()).sum();
         let total: usize = body.iter().map(|b| b.text.len()).sum();
-        let marked = after.iter().filter(|b| note_marker(&b.text).is_some()).count();
-        if !after.is_empty() && (marked * 2 >= after.len() || after_chars * 4 < total) && first_after > 0 {
+        let marked = after
+            .iter()
+            .filter(|b| note_marker(&b.text).is_some())
+            .count();
+        if !after.is_empty()
+            && (marked * 2 >= after.len() || after_chars * 4 < total)
+            && first_after > 0
+        {
             note_start = first_after;
         }
     }
     let main = &body[..note_start];
-    let numbered: Vec<u32> = main.iter().filter_map(|b| para_number(&b.text).map(|n| n.0)).collect();
+    let numbered: Vec<u32> = main
+        .iter()
+        .filter_map(|b| para_number(&b.text).map(|n| n.0))
+        .collect();
     let is_numbered = numbered.len() >= 2;
     let first_number = numbered.first().copied().unwrap_or(0);
     // Index of the block that is paragraph 1 when the numbering starts at 2.
@@ -310,7 +341,12 @@ pub(crate) fn structure(blocks: &[Block], doc: &mut Document) -> String {
     for b in &body[note_start..] {
         k += 1;
         let marker = note_marker(&b.text).unwrap_or_else(|| k.to_string());
-        doc.push_kind(format!("note {marker}"), None, b.text.clone(), PassageKind::Note);
+        doc.push_kind(
+            format!("note {marker}"),
+            None,
+            b.text.clone(),
+            PassageKind::Note,
+        );
     }
     header.join(" — ")
 }
@@ -360,7 +396,9 @@ pub fn url_metadata(url: &str) -> UrlMeta {
                 } else {
                     format!("{c}-{b}-{a}")
                 };
-                let ok = iso[5..7].parse::<u32>().is_ok_and(|mo| (1..=12).contains(&mo))
+                let ok = iso[5..7]
+                    .parse::<u32>()
+                    .is_ok_and(|mo| (1..=12).contains(&mo))
                     && iso[8..].parse::<u32>().is_ok_and(|d| (1..=31).contains(&d));
                 if ok {
                     m.date = Some(iso);

@@ -1,0 +1,114 @@
+//! Development tool (run with `--release`):
+//!
+//! * `corpus_tool ingest <data_dir> <out_dir>` — full ingest with timings;
+//! * `corpus_tool eval <store> <queries.tsv>` — recall@10 and MRR for lexical,
+//!   dense and hybrid search over a query set (`query<TAB>expected doc id[,id…]`);
+//! * `corpus_tool bench <store> <queries.tsv>` — search latency p50/p99 and RSS.
+
+use ecclesia_core::{IngestContext, Ingester, NoProgress};
+use ecclesia_corpus::{Corpus, CorpusIngester, SearchMode, SearchRequest};
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmRSS:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|k| k.parse::<f64>().ok())
+            })
+        })
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(0.0)
+}
+
+fn queries(path: &str) -> Vec<(String, Vec<String>)> {
+    std::fs::read_to_string(path)
+        .expect("query file")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let (q, ids) = l.split_once('\t')?;
+            Some((
+                q.to_string(),
+                ids.split(',').map(|s| s.trim().to_string()).collect(),
+            ))
+        })
+        .collect()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    match args.get(1).map(String::as_str) {
+        Some("ingest") => {
+            let ctx = IngestContext {
+                data_dir: PathBuf::from(&args[2]),
+                out_dir: PathBuf::from(&args[3]),
+                progress: &NoProgress,
+            };
+            let t = Instant::now();
+            let report = CorpusIngester::default().ingest(&ctx).expect("ingest");
+            println!("ingest: {:.1}s, {} warnings, peak-ish RSS {:.0} MB", t.elapsed().as_secs_f64(), report.warnings.len(), rss_mb());
+            for w in report.warnings.iter().take(10) {
+                println!("  warning: {w}");
+            }
+            for s in &report.sources {
+                println!("  {}: {} records", s.dataset, s.records);
+            }
+            println!("{}", std::fs::read_to_string(ctx.out("ingest.json")).unwrap_or_default());
+        }
+        Some("eval") => {
+            let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            let qs = queries(&args[3]);
+            for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
+                let (mut hit10, mut mrr) = (0.0, 0.0);
+                let mut misses = Vec::new();
+                for (q, want) in &qs {
+                    let mut r = SearchRequest::new(q.clone());
+                    r.mode = mode;
+                    r.limit = 10;
+                    let page = c.search(&r).expect("search");
+                    let rank = page.hits.iter().position(|h| want.iter().any(|w| h.doc.id == *w || h.doc.id.starts_with(&format!("{w}~"))));
+                    if let Some(k) = rank {
+                        hit10 += 1.0;
+                        mrr += 1.0 / (k as f64 + 1.0);
+                    } else {
+                        misses.push(q.clone());
+                    }
+                }
+                let n = qs.len() as f64;
+                println!("{mode:?}: n={} recall@10={:.3} MRR={:.3}", qs.len(), hit10 / n, mrr / n);
+                if std::env::var("SHOW_MISSES").is_ok() {
+                    for m in misses {
+                        println!("   miss: {m}");
+                    }
+                }
+            }
+        }
+        Some("bench") => {
+            let t = Instant::now();
+            let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            println!("open: {:.2}s, RSS {:.0} MB, {:?}", t.elapsed().as_secs_f64(), rss_mb(), c.stats());
+            let qs = queries(&args[3]);
+            for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
+                let mut times = Vec::new();
+                for _ in 0..3 {
+                    for (q, _) in &qs {
+                        let mut r = SearchRequest::new(q.clone());
+                        r.mode = mode;
+                        let t = Instant::now();
+                        let _ = c.search(&r).expect("search");
+                        times.push(t.elapsed().as_secs_f64() * 1000.0);
+                    }
+                }
+                times.sort_by(|a, b| a.total_cmp(b));
+                let p = |x: f64| times[((times.len() as f64 - 1.0) * x) as usize];
+                println!("{mode:?}: p50 {:.1} ms, p99 {:.1} ms over {} searches", p(0.5), p(0.99), times.len());
+            }
+            println!("RSS after searches: {:.0} MB", rss_mb());
+        }
+        _ => eprintln!("usage: corpus_tool ingest <data> <out> | eval <store> <queries.tsv> | bench <store> <queries.tsv>"),
+    }
+}

