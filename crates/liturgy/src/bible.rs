@@ -580,9 +580,7 @@ impl Bibles {
                     Some((k, text)) => {
                         // The same Vulgate verse may be reached twice (merged verses): keep it once.
                         let bref = format!("{}:{}", k.1, k.2);
-                        if out.last().map(|x| &x.bible_reference) != Some(&bref)
-                            || k.0 != book && false
-                        {
+                        if out.last().map(|x| &x.bible_reference) != Some(&bref) {
                             out.push(RenderedVerse {
                                 reference: format!("{ch}:{v}"),
                                 bible_reference: bref,

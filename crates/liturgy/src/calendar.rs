@@ -42,7 +42,20 @@ pub struct SanctoralEntry {
 /// Changes to the General Roman Calendar after the Missal editions in LitCal,
 /// applied from the year given: (key, month, day, grade, colour, from year, until year, English name).
 /// Sources: decrees of the Congregation (Dicastery) for Divine Worship.
-pub const DECREES: &[(&str, u32, u32, u8, &str, i32, Option<i32>, &str)] = &[
+/// One decree row: (key, month, day, grade, colour, from year, until year, English name).
+pub type Decree = (
+    &'static str,
+    u32,
+    u32,
+    u8,
+    &'static str,
+    i32,
+    Option<i32>,
+    &'static str,
+);
+
+/// The decrees applied after the Missal editions.
+pub const DECREES: &[Decree] = &[
     // 2002: St Jane Frances de Chantal moved from 12 Dec to 12 Aug (Missal 2002).
     (
         "StJaneFrancesDeChantal",

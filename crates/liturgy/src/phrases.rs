@@ -848,7 +848,7 @@ pub enum Resolved {
 }
 
 fn contains_word(hay: &str, needle: &str) -> bool {
-    if needle.chars().any(|c| !c.is_ascii())
+    if !needle.is_ascii()
         && !needle
             .chars()
             .any(|c| c.is_alphabetic() && (c as u32) < 0x2000 && !c.is_ascii())
