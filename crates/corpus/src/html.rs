@@ -208,7 +208,8 @@ pub fn decode_entities(s: &str) -> String {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         rest = &rest[amp..];
-        let semi = rest[..rest.len().min(12)].find(';');
+        let end = rest.char_indices().nth(12).map_or(rest.len(), |(i, _)| i);
+        let semi = rest[..end].find(';');
         let Some(semi) = semi else {
             out.push('&');
             rest = &rest[1..];
