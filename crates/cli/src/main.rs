@@ -4,7 +4,11 @@
 
 mod call;
 mod config;
+mod corpus_cmd;
+mod directory_cmd;
+mod liturgy_cmd;
 mod progress;
+mod qa_cmd;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -13,7 +17,7 @@ use ecclesia_core::StoreLayout;
 use ecclesia_server::{AppState, KeyStore, ServerConfig, SqliteStore};
 use ecclesia_skills::SkillEnv;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// A Catholic knowledge agent speaking A2A (Agent2Agent) v0.3.0.
@@ -49,6 +53,17 @@ enum Command {
     Sources,
     /// Send `message/send` to a running server and print the task.
     Call(call::CallArgs),
+    /// Liturgical calendar, date phrases, readings and martyrology.
+    #[command(flatten)]
+    Liturgy(liturgy_cmd::LiturgyCommand),
+    /// Ask a question (catholic_qa) and print the answer with its sources.
+    Ask(qa_cmd::AskArgs),
+    /// Look up a saint, person, pope, diocese or diocese statistics.
+    Lookup(directory_cmd::LookupArgs),
+    /// Search the document corpus.
+    Search(corpus_cmd::SearchArgs),
+    /// Print a document (or one section of it) by id.
+    Fetch(corpus_cmd::FetchArgs),
 }
 
 #[derive(clap::Args)]
@@ -143,6 +158,17 @@ fn run(cli: Cli) -> Result<()> {
         Command::Keys(cmd) => keys(cmd, &r),
         Command::Sources => sources(&r),
         Command::Call(args) => call::run(args),
+        Command::Liturgy(cmd) => liturgy_cmd::run(cmd, &r.data),
+        Command::Lookup(args) => directory_cmd::run(args, &generation_dir(&r, "directory")?),
+        Command::Search(args) => corpus_cmd::search(args, &generation_dir(&r, "corpus")?),
+        Command::Fetch(args) => corpus_cmd::fetch(args, &generation_dir(&r, "corpus")?),
+        Command::Ask(args) => {
+            let registry = ecclesia_skills::build_registry(&skill_env(&r, None, None)?);
+            let skill = registry
+                .get("catholic_qa")
+                .context("catholic_qa is not available: run `ecclesia ingest` first")?;
+            qa_cmd::run(args, skill.as_ref())
+        }
     }
 }
 
@@ -357,7 +383,6 @@ fn sources(r: &Resolved) -> Result<()> {
     Ok(())
 }
 
-#[allow(dead_code)]
 fn generation_dir(r: &Resolved, name: &str) -> Result<PathBuf> {
     let gen = StoreLayout::new(&r.store).current().with_context(|| {
         format!("no store at {}: run `ecclesia ingest` first", r.store.display())
@@ -367,9 +392,4 @@ fn generation_dir(r: &Resolved, name: &str) -> Result<PathBuf> {
         bail!("the store has no {name} data: run `ecclesia ingest` again");
     }
     Ok(dir)
-}
-
-#[allow(dead_code)]
-fn data_dir(r: &Resolved) -> &Path {
-    &r.data
 }
