@@ -62,7 +62,13 @@ fn print_sources(out: &mut impl Write, a: &Artifact) -> anyhow::Result<()> {
         if let Some(Value::Array(cites)) = data.get("citations") {
             writeln!(out, "\nSources:")?;
             for c in cites {
-                let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("").trim().to_string();
+                let s = |k: &str| {
+                    c.get(k)
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .trim()
+                        .to_string()
+                };
                 let n = c.get("document_index").and_then(Value::as_u64).unwrap_or(0) + 1;
                 let mut line = format!("[{n}] ");
                 let author = s("document_author");

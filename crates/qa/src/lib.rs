@@ -28,6 +28,8 @@
 //!     source_url: None,
 //!     score: 0.0,
 //!     magisterial: false,
+//!     machine_translated: false,
+//!     index: None,
 //! };
 //! let engine = QaEngine::new(
 //!     Arc::new(MemoryRetriever::new(vec![verse.clone()])),
@@ -41,6 +43,8 @@
 #![deny(missing_docs)]
 
 mod answer;
+#[cfg(feature = "corpus")]
+mod corpus;
 mod engine;
 mod error;
 mod extractive;
@@ -56,6 +60,8 @@ mod text;
 mod topic;
 
 pub use answer::{markers_in, Answer, Citation, MarkerRewriter};
+#[cfg(feature = "corpus")]
+pub use corpus::CorpusRetriever;
 pub use engine::{QaConfig, QaEngine};
 pub use error::{BackendFailure, QaError};
 pub use extractive::Extractive;

@@ -40,6 +40,12 @@ pub struct Passage {
     /// True for documents of the Magisterium (papal documents, councils, catechisms).
     #[serde(default)]
     pub magisterial: bool,
+    /// True when the text is a machine translation (shown in attributions, ranked lower).
+    #[serde(default)]
+    pub machine_translated: bool,
+    /// Position of the passage in its document, when the store has one (for neighbours).
+    #[serde(default)]
+    pub index: Option<usize>,
 }
 
 /// The kinds of source an answer groups its passages by, in the order shown.
@@ -133,8 +139,16 @@ impl Passage {
         }
     }
 
-    /// How the passage is named in an answer: `Leo XIII, Mirae Caritatis (1902), 5`.
+    /// How the passage is named in an answer: `Leo XIII, Mirae Caritatis (1902), §5`.
     pub fn attribution(&self) -> String {
+        let mut s = self.attribution_plain();
+        if self.machine_translated {
+            s.push_str(" [machine translation]");
+        }
+        s
+    }
+
+    fn attribution_plain(&self) -> String {
         let mut s = String::new();
         if let Some(a) = self.author.as_deref().filter(|a| !a.trim().is_empty()) {
             if self.kind() != SourceKind::Scripture {
@@ -151,7 +165,7 @@ impl Passage {
         if let Some(r) = self.reference.as_deref().filter(|r| !r.trim().is_empty()) {
             let r = r.trim();
             if !self.doc_title.contains(r) {
-                if r.chars().all(|c| c.is_ascii_digit()) {
+                if r.chars().all(|c| c.is_ascii_digit()) || r.starts_with('¶') {
                     s.push_str(&format!(", §{r}"));
                 } else {
                     s.push_str(&format!(", {r}"));

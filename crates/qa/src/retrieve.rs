@@ -79,7 +79,8 @@ fn rerank_score(norm: f32, terms: &BTreeSet<String>, p: &Passage) -> f32 {
     } else {
         0.0
     };
-    0.5 * norm + 0.45 * overlap + authority(p.kind()) - shortness
+    let machine = if p.machine_translated { 0.05 } else { 0.0 };
+    0.5 * norm + 0.45 * overlap + authority(p.kind()) - shortness - machine
 }
 
 /// The passages to answer `question` from, best first.
@@ -181,6 +182,7 @@ fn select(mut cands: Vec<Candidate>, cfg: &RetrievalConfig) -> Vec<Passage> {
     cands.sort_by(|a, b| b.score.total_cmp(&a.score));
     let mut seen: HashSet<String> = HashSet::new();
     let mut seen_text: HashSet<String> = HashSet::new();
+    let mut seen_verse: HashSet<String> = HashSet::new();
     let mut per_doc: std::collections::HashMap<String, usize> = Default::default();
     let best = cands
         .iter()
@@ -207,6 +209,14 @@ fn select(mut cands: Vec<Candidate>, cfg: &RetrievalConfig) -> Vec<Passage> {
             .collect();
         if !seen_text.insert(text_key) {
             continue;
+        }
+        // The same verse in a second translation adds nothing.
+        if c.passage.kind() == SourceKind::Scripture {
+            if let Some(r) = &c.passage.reference {
+                if !seen_verse.insert(r.to_lowercase()) {
+                    continue;
+                }
+            }
         }
         let n = per_doc.entry(c.passage.doc_id.clone()).or_default();
         if *n >= cfg.per_document {

@@ -56,6 +56,8 @@ pub struct QaSettings {
     pub fallback_to_extractive: bool,
     /// Longest question, in characters.
     pub max_question_chars: usize,
+    /// Language of the passages searched (`en`); empty or `*` for every language.
+    pub language: String,
 }
 
 impl Default for QaSettings {
@@ -78,6 +80,7 @@ impl Default for QaSettings {
             max_passages: c.retrieval.max_passages,
             fallback_to_extractive: c.fallback_to_extractive,
             max_question_chars: c.max_question_chars,
+            language: "en".into(),
         }
     }
 }

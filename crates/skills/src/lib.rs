@@ -17,6 +17,7 @@ use std::path::PathBuf;
 pub mod liturgy;
 pub mod corpus;
 pub mod directory;
+pub mod qa;
 
 /// What the skills need from the deployment: where the data and the built
 /// stores are, the "today" of date phrases, and per-domain settings.
@@ -58,6 +59,7 @@ pub fn ingesters() -> Vec<Box<dyn Ingester>> {
     all.extend(liturgy::ingesters());
     all.extend(corpus::ingesters());
     all.extend(directory::ingesters());
+    all.extend(qa::ingesters());
     // all.extend(liturgy::ingesters()); …
     all
 }
@@ -71,6 +73,7 @@ pub fn build_registry(env: &SkillEnv) -> SkillRegistry {
     liturgy::register(&mut registry, env);
     corpus::register(&mut registry, env);
     directory::register(&mut registry, env);
+    qa::register(&mut registry, env);
     // liturgy::register(&mut registry, env); …
     registry
 }

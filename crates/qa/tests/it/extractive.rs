@@ -177,6 +177,8 @@ fn passages_cannot_instruct_the_extractive_answer() {
         source_url: None,
         score: 0.0,
         magisterial: false,
+        machine_translated: false,
+        index: None,
     });
     let r = ecclesia_qa::MemoryRetriever::new(ps);
     let e = QaEngine::new(

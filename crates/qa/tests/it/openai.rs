@@ -196,6 +196,8 @@ fn passages_and_question_stay_fenced() {
         source_url: None,
         score: 0.0,
         magisterial: true,
+        machine_translated: false,
+        index: None,
     });
     let r = ecclesia_qa::MemoryRetriever::new(ps);
     let server = start(vec![Reply::Json(

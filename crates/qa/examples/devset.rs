@@ -1,0 +1,188 @@
+//! The development set against a built corpus store: how often an answer
+//! cites at least one of the documents a good answer should cite, citation
+//! integrity on every answer, and latency (total and to the first streamed
+//! piece).
+//!
+//! ```text
+//! cargo run --release -p ecclesia-qa --features corpus --example devset -- \
+//!     <store>/gen-…/corpus [--devset crates/qa/tests/fixtures/devset.json] \
+//!     [--settings '{"backend":"openai","base_url":"http://127.0.0.1:8080/v1","model":"m"}'] \
+//!     [--show 3] [--json out.json]
+//! ```
+
+use ecclesia_corpus::Corpus;
+use ecclesia_qa::{citation_problems, CorpusRetriever, QaEngine, QaSettings};
+use serde::Deserialize;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(Deserialize)]
+struct Item {
+    category: String,
+    question: String,
+    expect: Vec<String>,
+}
+
+fn pct(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), String> {
+    let mut args = std::env::args().skip(1);
+    let mut store: Option<PathBuf> = None;
+    let mut devset = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/devset.json"
+    ));
+    let mut settings = serde_json::Value::Null;
+    let mut show = 3usize;
+    let mut json_out: Option<PathBuf> = None;
+    while let Some(a) = args.next() {
+        let mut val = || args.next().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--devset" => devset = PathBuf::from(val()?),
+            "--settings" => settings = serde_json::from_str(&val()?).map_err(|e| e.to_string())?,
+            "--show" => {
+                show = val()?
+                    .parse()
+                    .map_err(|_| "--show needs a number".to_string())?
+            }
+            "--json" => json_out = Some(PathBuf::from(val()?)),
+            other => store = Some(PathBuf::from(other)),
+        }
+    }
+    let store = store.ok_or(
+        "usage: devset <corpus store dir> [--devset F] [--settings JSON] [--show N] [--json OUT]",
+    )?;
+    let items: Vec<Item> =
+        serde_json::from_str(&std::fs::read_to_string(&devset).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    let corpus = Arc::new(Corpus::open(&store).map_err(|e| e.to_string())?);
+    println!("corpus opened in {:.2}s", t.elapsed().as_secs_f64());
+    let s = QaSettings::from_json(&settings).map_err(|e| e.to_string())?;
+    let language = Some(s.language.clone()).filter(|l| !l.is_empty() && l != "*");
+    let retriever = Arc::new(CorpusRetriever::new(corpus, language));
+    let engine = QaEngine::new(
+        retriever.clone(),
+        s.generator().map_err(|e| e.to_string())?,
+        s.engine_config(),
+    );
+    println!("backend: {}", engine.backend());
+
+    let mut hits = 0;
+    let mut totals: Vec<f64> = Vec::new();
+    let mut firsts: Vec<f64> = Vec::new();
+    let mut bad = 0;
+    let mut per_cat: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    let mut records = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let t = Instant::now();
+        let mut first: Option<f64> = None;
+        let answer = engine.answer_streaming(
+            &item.question,
+            &mut |_| {
+                if first.is_none() {
+                    first = Some(t.elapsed().as_secs_f64());
+                }
+            },
+            &|| false,
+        );
+        let total = t.elapsed().as_secs_f64();
+        let answer = match answer {
+            Ok(a) => a,
+            Err(e) => {
+                println!("{:>2} ERROR {}: {e}", i + 1, item.question);
+                continue;
+            }
+        };
+        totals.push(total);
+        if let Some(f) = first {
+            firsts.push(f);
+        }
+        let problems = citation_problems(&answer, retriever.as_ref());
+        if !problems.is_empty() {
+            bad += 1;
+        }
+        let hit = answer.citations.iter().any(|c| {
+            item.expect
+                .iter()
+                .any(|e| c.document_id.starts_with(e.as_str()))
+        });
+        if hit {
+            hits += 1;
+        }
+        let e = per_cat.entry(item.category.clone()).or_default();
+        e.0 += hit as usize;
+        e.1 += 1;
+        let cited: Vec<String> = answer
+            .citations
+            .iter()
+            .map(|c| {
+                format!(
+                    "{}#{}",
+                    c.document_id,
+                    c.document_reference.as_deref().unwrap_or("")
+                )
+            })
+            .collect();
+        println!(
+            "{:>2} {} {:>6.0}ms {} | {}",
+            i + 1,
+            if hit { "HIT " } else { "miss" },
+            total * 1000.0,
+            item.question,
+            cited.join(" ")
+        );
+        for p in &problems {
+            println!("     INTEGRITY: {p}");
+        }
+        if i < show {
+            println!("\n----- Q: {}\n{}\n", item.question, answer.text);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&answer.citations).unwrap_or_default()
+            );
+            println!("related: {:?}\n-----\n", answer.related_questions);
+        }
+        records.push(serde_json::json!({"question": item.question, "hit": hit, "ms": total * 1000.0, "answer": answer, "problems": problems}));
+    }
+    totals.sort_by(f64::total_cmp);
+    firsts.sort_by(f64::total_cmp);
+    let n = items.len();
+    println!(
+        "\n== {hits}/{n} answers cite an expected document ({:.0}%)",
+        100.0 * hits as f64 / n.max(1) as f64
+    );
+    for (c, (h, k)) in &per_cat {
+        println!("   {c:<11} {h}/{k}");
+    }
+    println!("== citation integrity problems in {bad} answers");
+    println!(
+        "== latency total p50 {:.0} ms, p99 {:.0} ms; first piece p50 {:.0} ms, p99 {:.0} ms",
+        pct(&totals, 0.5) * 1000.0,
+        pct(&totals, 0.99) * 1000.0,
+        pct(&firsts, 0.5) * 1000.0,
+        pct(&firsts, 0.99) * 1000.0
+    );
+    if let Some(p) = json_out {
+        std::fs::write(
+            &p,
+            serde_json::to_string_pretty(&records).unwrap_or_default(),
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
