@@ -203,6 +203,10 @@ const ENDED: &[(&str, i32)] = &[
     ("StMartha", 2020),               // Saints Martha, Mary and Lazarus from 2021
 ];
 
+/// Colours that LitCal's Missal data gets wrong: martyrs are celebrated in red (GIRM 346b);
+/// LitCal's 2002 entry for Andrew Kim Tae-gon, Paul Chong Ha-sang and Companions, Martyrs, says white.
+const COLOR_FIXES: &[(&str, Color)] = &[("StAndrewKimTaegon", Color::Red)];
+
 /// English names of the US Missal (2011) proper, which LitCal ships without i18n.
 const US_NAMES: &[(&str, &str)] = &[
     ("StElizabethSeton", "Saint Elizabeth Ann Seton, Religious"),
@@ -294,7 +298,10 @@ fn parse_missal(
             month: month as u32,
             day: day as u32,
             grade: grade as u8,
-            color: color_of(e.get("color").unwrap_or(&Value::Null)),
+            color: COLOR_FIXES.iter().find(|(k, _)| *k == key).map_or_else(
+                || color_of(e.get("color").unwrap_or(&Value::Null)),
+                |(_, c)| *c,
+            ),
             from_year,
             until_year: if proper { None } else { until },
             proper,
@@ -303,6 +310,45 @@ fn parse_missal(
         });
     }
     Ok(out)
+}
+
+/// A grade change (`setProperty`, `makePatron`) in force from `since`: entries that start
+/// earlier are split at `since` (the old grade stays before it). A patronage decreed before the
+/// Missal that inscribed the celebration (Our Lady of Guadalupe: patroness of the Americas 1999,
+/// General Calendar 2008) also creates the celebration for the years in between.
+fn set_grade_since(
+    sanctorale: &mut Vec<SanctoralEntry>,
+    key: &str,
+    grade: u8,
+    since: i32,
+    patron: bool,
+) {
+    let mut added = Vec::new();
+    for g in sanctorale
+        .iter_mut()
+        .filter(|g| g.key == key && g.until_year.is_none_or(|u| u >= since))
+    {
+        if g.from_year < since {
+            let mut n = g.clone();
+            n.grade = grade;
+            n.from_year = since;
+            n.proper |= patron;
+            g.until_year = Some(since - 1);
+            added.push(n);
+        } else {
+            if patron && since < g.from_year {
+                let mut n = g.clone();
+                n.grade = grade;
+                n.from_year = since;
+                n.until_year = Some(g.from_year - 1);
+                n.proper = true;
+                added.push(n);
+            }
+            g.grade = grade;
+            g.proper |= patron;
+        }
+    }
+    sanctorale.extend(added);
 }
 
 fn parse_rule(s: &str) -> Option<(u8, Weekday, u32)> {
@@ -504,12 +550,33 @@ impl CalendarData {
                 }
             }
         }
-        for item in v
-            .get("litcal")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        // The wider region (Americas, Europe, Asia) first: its patrons (Our Lady of Guadalupe,
+        // feast in the Americas from 1999; the patrons of Europe), then the nation's own changes.
+        let mut items: Vec<Value> = Vec::new();
+        if let Some(region) = v.pointer("/metadata/wider_region").and_then(Value::as_str) {
+            let rf = missals
+                .parent()
+                .unwrap_or(missals)
+                .join(format!("calendars/wider_regions/{region}/{region}.json"));
+            match read_json(&rf) {
+                Ok(r) => items.extend(
+                    r.get("litcal")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .cloned(),
+                ),
+                Err(e) => tracing::warn!("wider region {region} skipped: {e}"),
+            }
+        }
+        items.extend(
+            v.get("litcal")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .cloned(),
+        );
+        for item in &items {
             let ev = item.get("liturgical_event").cloned().unwrap_or(Value::Null);
             let md = item.get("metadata").cloned().unwrap_or(Value::Null);
             let Some(key) = ev.get("event_key").and_then(Value::as_str) else {
@@ -539,9 +606,13 @@ impl CalendarData {
                 }
                 "setProperty" | "makePatron" => {
                     if let Some(grade) = ev.get("grade").and_then(Value::as_u64) {
-                        for g in sanctorale.iter_mut().filter(|g| g.key == key) {
-                            g.grade = grade as u8;
-                        }
+                        set_grade_since(
+                            &mut sanctorale,
+                            key,
+                            grade as u8,
+                            since,
+                            action == "makePatron",
+                        );
                     }
                 }
                 "createNew" => {
@@ -1183,7 +1254,8 @@ fn temporal(
                     format!("AW{week:02}-0Sun"),
                 ));
             }
-            if date.day() >= 17 {
+            // 17–24 December only: Advent can begin on 27 November, whose weekdays are not "Dec 28".
+            if date.month() == 12 && date.day() >= 17 {
                 return Ok(t(
                     Season::Advent,
                     week,

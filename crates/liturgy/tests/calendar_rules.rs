@@ -331,3 +331,79 @@ fn every_day_1970_2200_has_a_valid_day() {
     }
     eprintln!("1970-2200 x2 in {:?}", t.elapsed());
 }
+
+// Found by the per-day comparison with romcal 3.0.0 (README, "Checked against romcal 3.0.0").
+
+#[test]
+fn advent_weekdays_in_november_are_not_december_ferias() {
+    // Advent began on 27 Nov 2022 and 1977: 28–29 Nov were labelled "28/29 December" (with the
+    // 17–24 Dec privileged-weekday readings and precedence).
+    assert_eq!(
+        key_on("general-roman", ymd(2022, 11, 28)),
+        "AdventWeekday1Monday"
+    );
+    assert_eq!(
+        key_on("general-roman", ymd(2022, 11, 29)),
+        "AdventWeekday1Tuesday"
+    );
+    assert_eq!(key_on("us", ymd(1977, 11, 29)), "AdventWeekday1Tuesday");
+    // Advent 2027 begins on 28 Nov.
+    assert_eq!(
+        key_on("general-roman", ymd(2027, 11, 29)),
+        "AdventWeekday1Monday"
+    );
+    // 17–24 December keep their own ferias.
+    assert_eq!(
+        key_on("general-roman", ymd(2022, 12, 17)),
+        "AdventWeekdayDec17"
+    );
+    assert_eq!(
+        key_on("general-roman", ymd(2027, 12, 20)),
+        "AdventWeekdayDec20"
+    );
+}
+
+#[test]
+fn martyrs_are_red() {
+    // LitCal's data has Andrew Kim Tae-gon and Companions (20 Sep) in white; 2024-09-20, 2030-09-20.
+    let spec = data().spec("general-roman").unwrap();
+    for date in [ymd(2024, 9, 20), ymd(2030, 9, 20)] {
+        let d = data().day(spec, date).unwrap();
+        assert_eq!(d.principal().key, "StAndrewKimTaegon");
+        assert_eq!(d.principal().color, Color::Red, "{date}");
+    }
+    // Every celebration named for martyrs is red, in every calendar, 2002–2030.
+    for cal in ["general-roman", "us"] {
+        let spec = data().spec(cal).unwrap();
+        for y in 2002..=2030 {
+            for d in data().year(spec, y).unwrap() {
+                for c in &d.celebrations {
+                    if c.name.contains("Martyr") && !c.temporal {
+                        assert_eq!(c.color, Color::Red, "{cal} {} {}", d.date, c.name);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn guadalupe_is_a_feast_in_the_americas_from_1999() {
+    // LitCal's Americas wider region (makePatron, 1999) applies to the US calendar.
+    for date in [ymd(2024, 12, 12), ymd(2000, 12, 12), ymd(2003, 12, 12)] {
+        let ks = keys_on("us", date);
+        assert_eq!(
+            ks[0],
+            ("OurLadyOfGuadalupe".to_string(), Rank::Feast),
+            "{date}"
+        );
+    }
+    // Before 1999: St Jane Frances de Chantal's optional memorial (12 Dec until 2001).
+    assert_eq!(key_on("us", ymd(1998, 12, 12)), "AdventWeekday2Saturday");
+    // Advent Sunday impedes the feast (12 Dec 2021).
+    assert_eq!(key_on("us", ymd(2021, 12, 12)), "Advent3");
+    // General Roman Calendar: optional memorial (from the 2008 Missal).
+    let ks = keys_on("general-roman", ymd(2024, 12, 12));
+    assert_eq!(ks[0].0, "AdventWeekday2Thursday");
+    assert!(ks.contains(&("OurLadyOfGuadalupe".to_string(), Rank::OptionalMemorial)));
+}
