@@ -96,7 +96,8 @@ impl MarkerRewriter {
                             } else {
                                 &emitted
                             };
-                            let before: String = src[src.len().saturating_sub(8)..].to_string();
+                            let from = src.char_indices().rev().nth(7).map_or(0, |(i, _)| i);
+                            let before: String = src[from..].to_string();
                             let r = self.rewrite(&nums, &before);
                             emitted.push_str(&r);
                         }
@@ -342,6 +343,10 @@ mod tests {
         assert_eq!(order, vec![2, 0, 1]);
         let (s, _) = run(4, &["range [2-3] x[1][1]"]);
         assert_eq!(s, "range [1][2] x[3]");
+        let (s, _) = run(1, &["open [1 and never closed"]);
+        assert_eq!(s, "open [1 and never closed");
+        let (s, _) = run(2, &["quote \u{201c}by\u{201d} [1][2]", " “x” [2]"]);
+        assert_eq!(s, "quote \u{201c}by\u{201d} [1][2] “x” [2]");
         let (s, _) = run(1, &["open [1 and never closed"]);
         assert_eq!(s, "open [1 and never closed");
     }

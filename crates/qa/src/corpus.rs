@@ -83,6 +83,18 @@ impl Retriever for CorpusRetriever {
         Ok(hits.into_iter().map(from_hit).collect())
     }
 
+    fn search_magisterial(&self, query: &str, k: usize) -> Result<Vec<Passage>, QaError> {
+        let filters = Filters {
+            magisterial_only: true,
+            ..self.filters.clone()
+        };
+        let hits = self
+            .corpus
+            .passages(query, k, &filters)
+            .map_err(QaError::retrieval)?;
+        Ok(hits.into_iter().map(from_hit).collect())
+    }
+
     fn search_in_document(
         &self,
         doc_id: &str,

@@ -58,7 +58,12 @@ fn join_list(items: &[String], sep: &str) -> String {
         0 => String::new(),
         1 => items[0].clone(),
         2 => format!("{} and {}", items[0], items[1]),
-        n => format!("{}{sep} and {}", items[..n - 1].join(sep), items[n - 1]),
+        n => format!(
+            "{}{} and {}",
+            items[..n - 1].join(sep),
+            sep.trim_end(),
+            items[n - 1]
+        ),
     }
 }
 
@@ -74,7 +79,7 @@ impl Extractive {
         }
         let more = names.len().saturating_sub(4);
         names.truncate(4);
-        let mut list = join_list(&names, ";");
+        let mut list = join_list(&names, "; ");
         if more > 0 {
             list.push_str(&format!(" (and {more} more)"));
         }
@@ -87,7 +92,7 @@ impl Extractive {
             "On the question \u{201c}{q}\u{201d}, the most relevant passages in the library come from {} \u{2014} {list}. \
              They are quoted below as they stand in the sources, grouped by kind of source; \
              each marker leads to the full citation.",
-            join_list(&kind_words, ",")
+            join_list(&kind_words, ", ")
         )
     }
 }

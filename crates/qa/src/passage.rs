@@ -59,6 +59,8 @@ pub enum SourceKind {
     Catechism,
     /// The Church Fathers and other patristic writers.
     Fathers,
+    /// Later theologians and Doctors (the Summa, scholastic commentaries).
+    Theology,
     /// Commentaries (Haydock, patristic verse commentaries).
     Commentary,
     /// Anything else an operator loaded.
@@ -73,6 +75,7 @@ impl SourceKind {
             SourceKind::Magisterium => "The Magisterium",
             SourceKind::Catechism => "The Catechism",
             SourceKind::Fathers => "The Church Fathers",
+            SourceKind::Theology => "Theologians and Doctors of the Church",
             SourceKind::Commentary => "Commentary",
             SourceKind::Other => "Other sources",
         }
@@ -85,6 +88,7 @@ impl SourceKind {
             SourceKind::Magisterium => "papal documents",
             SourceKind::Catechism => "the catechism",
             SourceKind::Fathers => "the Church Fathers",
+            SourceKind::Theology => "the theologians",
             SourceKind::Commentary => "commentary",
             SourceKind::Other => "other writings",
         }
@@ -103,6 +107,8 @@ impl Passage {
             SourceKind::Commentary
         } else if t.contains("patristic") || t.contains("father") {
             SourceKind::Fathers
+        } else if t.contains("theolog") || t.contains("scholastic") {
+            SourceKind::Theology
         } else if self.magisterial
             || [
                 "encyclical",
@@ -200,6 +206,14 @@ pub trait Retriever: Send + Sync {
     /// the commentaries on it).
     fn by_reference(&self, reference: &str, doc_id: Option<&str>) -> Result<Vec<Passage>, QaError>;
 
+    /// Search restricted to magisterial documents (papal documents,
+    /// catechisms), best first, so they can be preferred over commentary when
+    /// both answer. The default finds none.
+    fn search_magisterial(&self, query: &str, k: usize) -> Result<Vec<Passage>, QaError> {
+        let _ = (query, k);
+        Ok(Vec::new())
+    }
+
     /// Documents whose title the question names (`"What does Rerum Novarum say…"`),
     /// as `(doc_id, title)`; empty when none.
     fn documents_named_in(&self, question: &str) -> Result<Vec<(String, String)>, QaError>;
@@ -249,6 +263,12 @@ impl MemoryRetriever {
 impl Retriever for MemoryRetriever {
     fn search(&self, query: &str, k: usize) -> Result<Vec<Passage>, QaError> {
         let mut v = self.rank(query, self.passages.iter());
+        v.truncate(k);
+        Ok(v)
+    }
+
+    fn search_magisterial(&self, query: &str, k: usize) -> Result<Vec<Passage>, QaError> {
+        let mut v = self.rank(query, self.passages.iter().filter(|p| p.magisterial));
         v.truncate(k);
         Ok(v)
     }

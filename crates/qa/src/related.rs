@@ -114,7 +114,7 @@ pub fn related_questions(question: &str, passages: &[Passage], max: usize) -> Ve
         if !kinds.contains(&SourceKind::Scripture) {
             add(format!("What does Scripture say about {topic}?"), &mut out);
         }
-        if !kinds.contains(&SourceKind::Fathers) {
+        if !kinds.contains(&SourceKind::Fathers) && crate::refs::verse_refs(&topic).is_empty() {
             add(
                 format!("What did the Church Fathers teach about {topic}?"),
                 &mut out,

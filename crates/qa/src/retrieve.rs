@@ -19,6 +19,8 @@ pub struct RetrievalConfig {
     pub max_passages: usize,
     /// Most passages from one document.
     pub per_document: usize,
+    /// Most passages by one author (keeps one prolific author from filling the answer).
+    pub per_author: usize,
     /// How many search hits to consider.
     pub candidates: usize,
     /// How many of the best hits are widened with their neighbours.
@@ -35,6 +37,7 @@ impl Default for RetrievalConfig {
         RetrievalConfig {
             max_passages: 7,
             per_document: 2,
+            per_author: 2,
             candidates: 30,
             widen_top: 3,
             min_relative: 0.45,
@@ -58,6 +61,7 @@ fn authority(kind: SourceKind) -> f32 {
         SourceKind::Catechism => 0.10,
         SourceKind::Scripture => 0.07,
         SourceKind::Fathers => 0.03,
+        SourceKind::Theology => 0.03,
         SourceKind::Commentary => 0.0,
         SourceKind::Other => 0.0,
     }
@@ -80,7 +84,24 @@ fn rerank_score(norm: f32, terms: &BTreeSet<String>, p: &Passage) -> f32 {
         0.0
     };
     let machine = if p.machine_translated { 0.05 } else { 0.0 };
-    0.5 * norm + 0.45 * overlap + authority(p.kind()) - shortness - machine
+    0.5 * norm + 0.45 * overlap + authority(p.kind()) - shortness - machine + part_weight(p)
+}
+
+/// Scholastic articles: an objection argues the position the article
+/// rejects, so it is never a good quotation on its own; the body and the
+/// sed contra are the answer.
+fn part_weight(p: &Passage) -> f32 {
+    let Some(r) = p.reference.as_deref() else {
+        return 0.0;
+    };
+    let r = r.to_ascii_lowercase();
+    if r.contains("obj.") {
+        -0.35
+    } else if r.ends_with(" co.") || r.ends_with(", co.") {
+        0.05
+    } else {
+        0.0
+    }
 }
 
 /// The passages to answer `question` from, best first.
@@ -161,6 +182,23 @@ pub fn gather(
         });
     }
 
+    // 2b. The magisterial documents on their own, so that they compete even
+    // when commentary dominates the general hits.
+    let mag = retriever.search_magisterial(question, 8)?;
+    let mag_top = mag.first().map(|h| h.score).filter(|s| *s > 0.0);
+    for (rank, p) in mag.into_iter().enumerate() {
+        let norm = match mag_top {
+            Some(t) => 0.9 * (p.score / t).clamp(0.0, 1.0),
+            None => 0.9 * (1.0 - rank as f32 / 8.0),
+        };
+        let score = rerank_score(norm, &terms, &p);
+        cands.push(Candidate {
+            passage: p,
+            score,
+            pinned: false,
+        });
+    }
+
     // 3. Widen strong hits with their neighbours (context often sits next door).
     for (p, norm) in widened {
         for n in retriever.neighbours(&p, 1)? {
@@ -184,6 +222,7 @@ fn select(mut cands: Vec<Candidate>, cfg: &RetrievalConfig) -> Vec<Passage> {
     let mut seen_text: HashSet<String> = HashSet::new();
     let mut seen_verse: HashSet<String> = HashSet::new();
     let mut per_doc: std::collections::HashMap<String, usize> = Default::default();
+    let mut per_author: std::collections::HashMap<String, usize> = Default::default();
     let best = cands
         .iter()
         .find(|c| !c.pinned)
@@ -218,11 +257,23 @@ fn select(mut cands: Vec<Candidate>, cfg: &RetrievalConfig) -> Vec<Passage> {
                 }
             }
         }
-        let n = per_doc.entry(c.passage.doc_id.clone()).or_default();
-        if *n >= cfg.per_document {
+        let n = per_doc.get(&c.passage.doc_id).copied().unwrap_or(0);
+        if n >= cfg.per_document {
             continue;
         }
-        *n += 1;
+        let author = c.passage.author.clone().unwrap_or_default().to_lowercase();
+        let a = if author.is_empty() {
+            0
+        } else {
+            per_author.get(&author).copied().unwrap_or(0)
+        };
+        if a >= cfg.per_author {
+            continue;
+        }
+        per_doc.insert(c.passage.doc_id.clone(), n + 1);
+        if !author.is_empty() {
+            per_author.insert(author, a + 1);
+        }
         out.push(c.passage);
     }
     out
@@ -270,12 +321,19 @@ pub fn topic_phrase(question: &str) -> String {
         "tell me about ",
         "explain ",
     ];
+    let mut topic = q.to_string();
     for o in OPENINGS {
         if lower.starts_with(o) && q.len() > o.len() {
-            return q[o.len()..].trim().to_string();
+            topic = q[o.len()..].trim().to_string();
+            break;
         }
     }
-    q.to_string()
+    for tail in [" mean", " say", " teach", " signify", " really mean"] {
+        if topic.len() > tail.len() + 2 && topic.to_lowercase().ends_with(tail) {
+            topic.truncate(topic.len() - tail.len());
+        }
+    }
+    topic
 }
 
 #[cfg(test)]
@@ -291,5 +349,6 @@ mod tests {
         assert_eq!(topic_phrase("What is the Eucharist?"), "Eucharist");
         assert_eq!(topic_phrase("Is it a sin to lie?"), "lie");
         assert_eq!(topic_phrase("grace"), "grace");
+        assert_eq!(topic_phrase("What does John 6:51 mean?"), "John 6:51");
     }
 }

@@ -99,6 +99,13 @@ const LEXICON: &[&str] = &[
     "religions",
     "saint",
     "saints",
+    "st",
+    "sts",
+    "blessed",
+    "ephrem",
+    "dominic",
+    "francis",
+    "boniface",
     "martyr",
     "martyrs",
     "martyrdom",
@@ -509,6 +516,7 @@ mod tests {
             "Why do Catholics pray the rosary?",
             "What is the just wage according to Leo XIII?",
             "Can a divorced person receive communion?",
+            "Who was St. Ephrem the Syrian?",
         ] {
             assert!(is_on_topic(q), "{q}");
         }

