@@ -1590,10 +1590,35 @@ fn compute_year(
         if principal_is_weekday {
             let memorials: Vec<Celebration> =
                 others.into_iter().filter(|c| c.precedence >= 10).collect();
-            let obligatory = memorials
+            let mut obligatory = memorials
                 .iter()
                 .filter(|c| c.rank == Rank::Memorial)
                 .count();
+            // Table of Liturgical Days: an obligatory memorial of the General Calendar (10)
+            // outranks a proper one (11: US Thanksgiving Day on St Cecilia, 22 Nov 2029); the
+            // loser stays listed as optional. Only memorials of equal rank become both optional.
+            let mut memorials = memorials;
+            let mut demoted = Vec::new();
+            if obligatory > 1 {
+                let best = memorials
+                    .iter()
+                    .filter(|c| c.rank == Rank::Memorial)
+                    .map(|c| c.precedence)
+                    .min()
+                    .unwrap_or(10);
+                let at_best = memorials
+                    .iter()
+                    .filter(|c| c.rank == Rank::Memorial && c.precedence == best)
+                    .count();
+                if at_best == 1 {
+                    let (lost, kept): (Vec<_>, Vec<_>) = memorials
+                        .into_iter()
+                        .partition(|c| c.rank == Rank::Memorial && c.precedence != best);
+                    memorials = kept;
+                    demoted = lost;
+                    obligatory = 1;
+                }
+            }
             if privileged {
                 for mut c in memorials {
                     c.rank = Rank::Commemoration;
@@ -1611,6 +1636,12 @@ fn compute_year(
                 }
                 // Optional memorials cannot be kept on a day with an obligatory memorial.
                 let _ = rest;
+                // An outranked proper memorial stays listed as optional (its Mass may be said).
+                for mut c in demoted {
+                    c.rank = Rank::OptionalMemorial;
+                    c.optional = true;
+                    list.push(c);
+                }
             } else {
                 // Two obligatory memorials (e.g. the Immaculate Heart with another): both optional.
                 for mut c in memorials {

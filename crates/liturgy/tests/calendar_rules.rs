@@ -407,3 +407,16 @@ fn guadalupe_is_a_feast_in_the_americas_from_1999() {
     assert_eq!(ks[0].0, "AdventWeekday2Thursday");
     assert!(ks.contains(&("OurLadyOfGuadalupe".to_string(), Rank::OptionalMemorial)));
 }
+
+#[test]
+fn general_memorial_outranks_a_proper_one() {
+    // Table of Liturgical Days 10 > 11: US Thanksgiving Day (4th Thursday of November) on
+    // St Cecilia (22 Nov 2029) or Sts Andrew Dung-Lac and Companions (24 Nov 2022).
+    let ks = keys_on("us", ymd(2029, 11, 22));
+    assert_eq!(ks[0], ("StCecilia".to_string(), Rank::Memorial));
+    assert!(ks.contains(&("ThanksgivingDay".to_string(), Rank::OptionalMemorial)));
+    let ks = keys_on("us", ymd(2022, 11, 24));
+    assert_eq!(ks[0], ("StAndrewDungLac".to_string(), Rank::Memorial));
+    // Otherwise Thanksgiving is kept (28 Nov 2024).
+    assert_eq!(key_on("us", ymd(2024, 11, 28)), "ThanksgivingDay");
+}
