@@ -204,6 +204,32 @@ fn parse_marker(inner: &str) -> Option<Vec<usize>> {
     (!nums.is_empty()).then_some(nums)
 }
 
+/// Turn marker-like brackets inside quoted source text (`[19]`, `[2, 3]`)
+/// into parentheses, so a footnote number of the source is never read as one
+/// of the answer's markers.
+pub fn defuse_markers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find(']') {
+            Some(close) if parse_marker(&after[..close]).is_some() => {
+                out.push('(');
+                out.push_str(&after[..close]);
+                out.push(')');
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push('[');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Remove a trailing "Sources:"/"References:" section a model may add: only
 /// the validated citations are sources.
 pub fn strip_model_sources(text: &str) -> String {
@@ -349,6 +375,14 @@ mod tests {
         assert_eq!(s, "quote \u{201c}by\u{201d} [1][2] “x” [2]");
         let (s, _) = run(1, &["open [1 and never closed"]);
         assert_eq!(s, "open [1 and never closed");
+    }
+
+    #[test]
+    fn source_footnotes_are_defused() {
+        assert_eq!(
+            defuse_markers("text [19] and [of Christ] [2, 3]"),
+            "text (19) and [of Christ] (2, 3)"
+        );
     }
 
     #[test]

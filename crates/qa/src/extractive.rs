@@ -4,6 +4,7 @@
 //! of source. It says nothing the passages do not say, and a passage cannot
 //! instruct it: text is only ever quoted.
 
+use crate::answer::defuse_markers;
 use crate::error::QaError;
 use crate::generate::{Draft, Emit, Generator};
 use crate::passage::{Passage, SourceKind};
@@ -174,7 +175,7 @@ impl Generator for Extractive {
             }
             let line = format!(
                 "\n- {attribution}: \u{201c}{before}{}{after}\u{201d} [{}]",
-                squash(&ex.text),
+                defuse_markers(&squash(&ex.text)),
                 i + 1
             );
             excerpts[i] = Some(ex);

@@ -200,3 +200,36 @@ fn passages_cannot_instruct_the_extractive_answer() {
         a.text
     );
 }
+
+#[test]
+fn footnote_numbers_in_sources_are_not_markers() {
+    let mut ps = fixture().passages().to_vec();
+    ps.push(ecclesia_qa::Passage {
+        doc_id: "notes".into(),
+        doc_title: "A letter on sacraments".into(),
+        author: Some("Leo XIII".into()),
+        year: Some(1900),
+        doc_type: "encyclical".into(),
+        reference: Some("3".into()),
+        heading: None,
+        text: "The sacraments [19] are seven [2, 3], as the catechism teaches [1].".into(),
+        source_url: None,
+        score: 0.0,
+        magisterial: true,
+        machine_translated: false,
+        index: None,
+    });
+    let r = ecclesia_qa::MemoryRetriever::new(ps);
+    let e = QaEngine::new(
+        Arc::new(r.clone()),
+        Arc::new(Extractive::default()),
+        QaConfig::default(),
+    );
+    let a = e.answer("How many sacraments are there?").unwrap();
+    check_integrity(&a, &r);
+    assert!(
+        a.text.contains("The sacraments (19) are seven (2, 3)"),
+        "{}",
+        a.text
+    );
+}
