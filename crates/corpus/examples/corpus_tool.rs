@@ -60,7 +60,21 @@ fn main() {
             println!("{}", std::fs::read_to_string(ctx.out("ingest.json")).unwrap_or_default());
         }
         Some("eval") => {
-            let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            // TUNE="title,author,lexw,densew,second" for experiments.
+            if let Ok(t) = std::env::var("TUNE") {
+                let v: Vec<f32> = t.split(',').filter_map(|x| x.parse().ok()).collect();
+                if v.len() == 5 {
+                    c.set_tuning(ecclesia_corpus::SearchTuning {
+                        title_boost: v[0],
+                        author_boost: v[1],
+                        lexical_weight: v[2],
+                        dense_weight: v[3],
+                        second_passage: v[4],
+                    });
+                }
+            }
+            println!("tuning: {:?}", c.tuning());
             let qs = queries(&args[3]);
             for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
                 let (mut hit10, mut mrr) = (0.0, 0.0);
@@ -108,6 +122,17 @@ fn main() {
                 println!("{mode:?}: p50 {:.1} ms, p99 {:.1} ms over {} searches", p(0.5), p(0.99), times.len());
             }
             println!("RSS after searches: {:.0} MB", rss_mb());
+        }
+        Some("query") => {
+            let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
+                let mut r = SearchRequest::new(args[3].clone());
+                r.mode = mode;
+                println!("{mode:?}:");
+                for h in c.search(&r).expect("search").hits {
+                    println!("  {:.4} {} [{}] {}", h.score, h.doc.id, h.passage.reference, h.doc.title);
+                }
+            }
         }
         _ => eprintln!("usage: corpus_tool ingest <data> <out> | eval <store> <queries.tsv> | bench <store> <queries.tsv>"),
     }

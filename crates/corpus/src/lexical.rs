@@ -165,12 +165,13 @@ impl Filters {
     }
 }
 
-/// Build the lexical query for `q` with `filters`.
+/// Build the lexical query for `q` with `filters` and the (title, author) boosts.
 pub fn build_query(
     index: &Index,
     fields: &Fields,
     q: &str,
     filters: &Filters,
+    (title_boost, author_boost): (f32, f32),
 ) -> Result<Box<dyn Query>, CorpusError> {
     let mut default_fields = vec![
         fields.title,
@@ -180,8 +181,8 @@ pub fn build_query(
     ];
     default_fields.extend(fields.bodies.iter().map(|(_, f)| *f));
     let mut parser = QueryParser::for_index(index, default_fields);
-    parser.set_field_boost(fields.title, 1.5);
-    parser.set_field_boost(fields.author, 1.5);
+    parser.set_field_boost(fields.title, title_boost);
+    parser.set_field_boost(fields.author, author_boost);
     parser.set_field_boost(fields.heading, 1.3);
     parser.set_field_boost(fields.reference, 1.5);
     // Lenient: user input never fails to parse; field syntax is disabled by escaping ':'

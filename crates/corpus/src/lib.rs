@@ -41,7 +41,7 @@ pub use lexical::Filters;
 pub use model::{Document, DocumentMeta, Passage, PassageKind};
 pub use search::{
     Corpus, CorpusStats, Fetched, PassageHit, SearchHit, SearchMode, SearchRequest, SearchResults,
-    PART_CHARS,
+    SearchTuning, PART_CHARS,
 };
 
 use std::path::PathBuf;

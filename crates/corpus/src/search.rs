@@ -38,6 +38,35 @@ pub enum SearchMode {
     Dense,
 }
 
+/// Ranking knobs (defaults chosen on the development query set).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SearchTuning {
+    /// BM25 boost of the title field.
+    pub title_boost: f32,
+    /// BM25 boost of the author field.
+    pub author_boost: f32,
+    /// Weight of the lexical list in the fusion.
+    pub lexical_weight: f32,
+    /// Weight of the dense list in the fusion.
+    pub dense_weight: f32,
+    /// Share of a document's second-best passage added to its score.
+    pub second_passage: f32,
+}
+
+impl Default for SearchTuning {
+    fn default() -> Self {
+        SearchTuning {
+            // Titles and authors repeat on every passage of a document, so a
+            // weight below 1 keeps long works from flooding the results.
+            title_boost: 0.3,
+            author_boost: 0.5,
+            lexical_weight: 1.0,
+            dense_weight: 0.8,
+            second_passage: 0.0,
+        }
+    }
+}
+
 /// A document search.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchRequest {
@@ -221,6 +250,7 @@ pub struct Corpus {
     by_id: HashMap<String, u32>,
     dense: Option<Dense>,
     dense_notice: Option<String>,
+    tuning: SearchTuning,
 }
 
 impl std::fmt::Debug for Corpus {
@@ -307,7 +337,18 @@ impl Corpus {
             by_id,
             dense,
             dense_notice,
+            tuning: SearchTuning::default(),
         })
+    }
+
+    /// Change the ranking knobs.
+    pub fn set_tuning(&mut self, tuning: SearchTuning) {
+        self.tuning = tuning;
+    }
+
+    /// The ranking knobs in use.
+    pub fn tuning(&self) -> SearchTuning {
+        self.tuning
     }
 
     fn open_dense(dir: &Path, rows: u64) -> Result<Dense, String> {
@@ -384,7 +425,13 @@ impl Corpus {
         if query.trim().is_empty() {
             return Ok(Vec::new());
         }
-        let q = lexical::build_query(&self.index, &self.fields, query, filters)?;
+        let q = lexical::build_query(
+            &self.index,
+            &self.fields,
+            query,
+            filters,
+            (self.tuning.title_boost, self.tuning.author_boost),
+        )?;
         let searcher = self.reader.searcher();
         let top = searcher.search(&q, &TopDocs::with_limit(n.max(1)).order_by_score())?;
         let mut out = Vec::with_capacity(top.len());
@@ -472,12 +519,16 @@ impl Corpus {
             mode
         };
         Ok(match mode {
-            SearchMode::Lexical => (rrf(&[self.lexical_passages(query, n, filters)?]), mode),
-            SearchMode::Dense => (rrf(&[self.dense_passages(query, n, filters)]), mode),
+            SearchMode::Lexical => (
+                rrf(&[(self.lexical_passages(query, n, filters)?, 1.0)]),
+                mode,
+            ),
+            SearchMode::Dense => (rrf(&[(self.dense_passages(query, n, filters), 1.0)]), mode),
             SearchMode::Hybrid => {
                 let lex = self.lexical_passages(query, n, filters)?;
                 let den = self.dense_passages(query, n, filters);
-                (rrf(&[lex, den]), mode)
+                let t = self.tuning;
+                (rrf(&[(lex, t.lexical_weight), (den, t.dense_weight)]), mode)
             }
         })
     }
@@ -507,7 +558,7 @@ impl Corpus {
         let mut docs: Vec<(u32, f32, u64)> = groups
             .into_iter()
             .map(|(d, (best, rest, ord))| {
-                let s = best + 0.0001 * rest.min(best * 3.0);
+                let s = best + self.tuning.second_passage * rest;
                 let s = if self.docs[d as usize].metadata_only {
                     s * METADATA_ONLY_WEIGHT
                 } else {
@@ -848,12 +899,12 @@ pub fn render(meta: &DocumentMeta, passages: &[Passage]) -> String {
     out
 }
 
-/// Reciprocal rank fusion of ranked lists of `(ordinal, score)`.
-pub fn rrf(lists: &[Vec<(u64, f32)>]) -> Vec<(u64, f32)> {
+/// Weighted reciprocal rank fusion of ranked lists of `(ordinal, score)`.
+pub fn rrf(lists: &[(Vec<(u64, f32)>, f32)]) -> Vec<(u64, f32)> {
     let mut acc: HashMap<u64, f32> = HashMap::new();
-    for list in lists {
+    for (list, w) in lists {
         for (rank, (ord, _)) in list.iter().enumerate() {
-            *acc.entry(*ord).or_insert(0.0) += 1.0 / (RRF_K + rank as f32 + 1.0);
+            *acc.entry(*ord).or_insert(0.0) += w / (RRF_K + rank as f32 + 1.0);
         }
     }
     let mut out: Vec<(u64, f32)> = acc.into_iter().collect();

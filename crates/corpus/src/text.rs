@@ -135,6 +135,13 @@ pub fn chunk_paragraphs(paras: &[String]) -> Vec<Chunk> {
         }
     }
     flush(&mut cur, &heading, &mut out);
+    if out.is_empty() && !paras.is_empty() {
+        // Only heading-like lines (a short note, a list of titles): keep them as text.
+        return vec![Chunk {
+            heading: None,
+            text: paras.join("\n\n"),
+        }];
+    }
     out
 }
 
@@ -313,6 +320,8 @@ mod tests {
         assert!(chunks[0].text.starts_with("Short one.\n\nAnother short."));
         assert!(chunks.iter().all(|c| c.text.len() <= PASSAGE_MAX + 2));
         assert!(chunks.len() >= 3);
+        let only_headings: Vec<String> = vec!["See Letter 158".into()];
+        assert_eq!(chunk_paragraphs(&only_headings)[0].text, "See Letter 158");
     }
 
     #[test]

@@ -12,6 +12,13 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
+pub use ecclesia_corpus::Corpus as CorpusStore;
+
+/// Open a built corpus store (for the CLI's `search` and `fetch`).
+pub fn open_store(dir: &std::path::Path) -> Result<Corpus, String> {
+    Corpus::open(dir).map_err(|e| e.to_string())
+}
+
 /// The corpus ingester.
 pub fn ingesters() -> Vec<Box<dyn Ingester>> {
     vec![Box::new(CorpusIngester::default())]

@@ -214,27 +214,8 @@ fn summa_passages(cite: &str, paras: &[String], doc: &mut Document) {
         }
         let part_ref = if article == 0 {
             None
-        } else if let Some(rest) = p.strip_prefix("Objection") {
-            Some(format!(
-                "{cite}, a. {article}, obj. {}",
-                leading_number(rest).unwrap_or(1)
-            ))
-        } else if p.starts_with("On the contrary") {
-            Some(format!("{cite}, a. {article}, s.c."))
-        } else if p.starts_with("I answer that") {
-            Some(format!("{cite}, a. {article}, co."))
-        } else if let Some(rest) = p.strip_prefix("Reply to Objection") {
-            Some(format!(
-                "{cite}, a. {article}, ad {}",
-                leading_number(rest).unwrap_or(1)
-            ))
-        } else if p.starts_with("Reply Obj.") {
-            Some(format!(
-                "{cite}, a. {article}, ad {}",
-                leading_number(&p["Reply Obj.".len()..]).unwrap_or(1)
-            ))
         } else {
-            None
+            summa_part_ref(p).map(|part| format!("{cite}, a. {article}, {part}"))
         };
         if let Some(r) = part_ref {
             flush(doc, &cur_ref, &heading, &mut cur);
@@ -246,6 +227,26 @@ fn summa_passages(cite: &str, paras: &[String], doc: &mut Document) {
         cur.push_str(p);
     }
     flush(doc, &cur_ref, &heading, &mut cur);
+}
+
+/// The part of an article a paragraph opens: `obj. 1`, `s.c.`, `co.`, `ad 1`.
+fn summa_part_ref(p: &str) -> Option<String> {
+    if let Some(rest) = p.strip_prefix("Reply to Objection") {
+        return Some(format!("ad {}", leading_number(rest).unwrap_or(1)));
+    }
+    if let Some(rest) = p.strip_prefix("Reply Obj.") {
+        return Some(format!("ad {}", leading_number(rest).unwrap_or(1)));
+    }
+    if let Some(rest) = p.strip_prefix("Objection") {
+        return Some(format!("obj. {}", leading_number(rest).unwrap_or(1)));
+    }
+    if p.starts_with("On the contrary") {
+        return Some("s.c.".into());
+    }
+    if p.starts_with("I answer that") {
+        return Some("co.".into());
+    }
+    None
 }
 
 fn leading_number(s: &str) -> Option<u32> {

@@ -337,9 +337,8 @@ pub(crate) fn structure(blocks: &[Block], doc: &mut Document) -> String {
         };
         doc.push(reference, heading.clone(), b.text.clone());
     }
-    let mut k = 0;
-    for b in &body[note_start..] {
-        k += 1;
+    for (i, b) in body[note_start..].iter().enumerate() {
+        let k = i + 1;
         let marker = note_marker(&b.text).unwrap_or_else(|| k.to_string());
         doc.push_kind(
             format!("note {marker}"),
@@ -465,7 +464,9 @@ pub fn import_page(path: &Path, dataset: &str, sink: &mut dyn Sink) -> Result<bo
     let canonical = html
         .find("rel=\"canonical\"")
         .and_then(|i| {
-            let s = &html[i.saturating_sub(300)..(i + 300).min(html.len())];
+            let lo = crate::text::floor_char(&html, i.saturating_sub(300));
+            let hi = crate::text::floor_char(&html, i + 300);
+            let s = &html[lo..hi];
             let h = s.find("href=\"")? + 6;
             let e = s[h..].find('"')? + h;
             Some(s[h..e].to_string())
