@@ -83,10 +83,38 @@ impl Retriever for CorpusRetriever {
         Ok(hits.into_iter().map(from_hit).collect())
     }
 
-    fn search_magisterial(&self, query: &str, k: usize) -> Result<Vec<Passage>, QaError> {
-        let filters = Filters {
-            magisterial_only: true,
-            ..self.filters.clone()
+    fn search_kind(
+        &self,
+        query: &str,
+        kind: SourceKind,
+        k: usize,
+    ) -> Result<Vec<Passage>, QaError> {
+        let filters = match kind {
+            SourceKind::Magisterium => Filters {
+                magisterial_only: true,
+                ..self.filters.clone()
+            },
+            SourceKind::Scripture => Filters {
+                doc_type: Some("scripture".into()),
+                ..self.filters.clone()
+            },
+            SourceKind::Catechism => Filters {
+                doc_type: Some("catechism".into()),
+                ..self.filters.clone()
+            },
+            SourceKind::Commentary => Filters {
+                doc_type: Some("commentary".into()),
+                ..self.filters.clone()
+            },
+            SourceKind::Fathers => Filters {
+                doc_type: Some("patristic".into()),
+                ..self.filters.clone()
+            },
+            SourceKind::Theology => Filters {
+                doc_type: Some("theology".into()),
+                ..self.filters.clone()
+            },
+            SourceKind::Other => return Ok(Vec::new()),
         };
         let hits = self
             .corpus

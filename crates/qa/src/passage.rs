@@ -206,11 +206,17 @@ pub trait Retriever: Send + Sync {
     /// the commentaries on it).
     fn by_reference(&self, reference: &str, doc_id: Option<&str>) -> Result<Vec<Passage>, QaError>;
 
-    /// Search restricted to magisterial documents (papal documents,
-    /// catechisms), best first, so they can be preferred over commentary when
-    /// both answer. The default finds none.
-    fn search_magisterial(&self, query: &str, k: usize) -> Result<Vec<Passage>, QaError> {
-        let _ = (query, k);
+    /// Search restricted to one kind of source (the Magisterium: papal
+    /// documents and catechisms; Scripture; …), best first, so that each kind
+    /// the corpus holds can compete even when another dominates the general
+    /// hits. The default finds none.
+    fn search_kind(
+        &self,
+        query: &str,
+        kind: SourceKind,
+        k: usize,
+    ) -> Result<Vec<Passage>, QaError> {
+        let _ = (query, kind, k);
         Ok(Vec::new())
     }
 
@@ -267,8 +273,13 @@ impl Retriever for MemoryRetriever {
         Ok(v)
     }
 
-    fn search_magisterial(&self, query: &str, k: usize) -> Result<Vec<Passage>, QaError> {
-        let mut v = self.rank(query, self.passages.iter().filter(|p| p.magisterial));
+    fn search_kind(
+        &self,
+        query: &str,
+        kind: SourceKind,
+        k: usize,
+    ) -> Result<Vec<Passage>, QaError> {
+        let mut v = self.rank(query, self.passages.iter().filter(|p| p.kind() == kind));
         v.truncate(k);
         Ok(v)
     }

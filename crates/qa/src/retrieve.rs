@@ -21,6 +21,8 @@ pub struct RetrievalConfig {
     pub per_document: usize,
     /// Most passages by one author (keeps one prolific author from filling the answer).
     pub per_author: usize,
+    /// Most passages of one kind of source (directly named passages aside).
+    pub per_kind: usize,
     /// How many search hits to consider.
     pub candidates: usize,
     /// How many of the best hits are widened with their neighbours.
@@ -38,6 +40,7 @@ impl Default for RetrievalConfig {
             max_passages: 7,
             per_document: 2,
             per_author: 2,
+            per_kind: 4,
             candidates: 30,
             widen_top: 3,
             min_relative: 0.45,
@@ -182,21 +185,30 @@ pub fn gather(
         });
     }
 
-    // 2b. The magisterial documents on their own, so that they compete even
-    // when commentary dominates the general hits.
-    let mag = retriever.search_magisterial(question, 8)?;
-    let mag_top = mag.first().map(|h| h.score).filter(|s| *s > 0.0);
-    for (rank, p) in mag.into_iter().enumerate() {
-        let norm = match mag_top {
-            Some(t) => 0.9 * (p.score / t).clamp(0.0, 1.0),
-            None => 0.9 * (1.0 - rank as f32 / 8.0),
-        };
-        let score = rerank_score(norm, &terms, &p);
-        cands.push(Candidate {
-            passage: p,
-            score,
-            pinned: false,
-        });
+    // 2b. The Magisterium and Scripture on their own, so that they compete
+    // even when commentary dominates the general hits.
+    // Scripture only when no verse was named (a named verse is already there),
+    // and weighted low: short verses match names and single words too easily.
+    let named_verse = !verse_refs(question).is_empty();
+    let mut passes = vec![(SourceKind::Magisterium, 10, 0.9)];
+    if !named_verse {
+        passes.push((SourceKind::Scripture, 3, 0.55));
+    }
+    for (kind, k, weight) in passes {
+        let hits = retriever.search_kind(question, kind, k)?;
+        let top = hits.first().map(|h| h.score).filter(|s| *s > 0.0);
+        for (rank, p) in hits.into_iter().enumerate() {
+            let norm = match top {
+                Some(t) => weight * (p.score / t).clamp(0.0, 1.0),
+                None => weight * (1.0 - rank as f32 / k as f32),
+            };
+            let score = rerank_score(norm, &terms, &p);
+            cands.push(Candidate {
+                passage: p,
+                score,
+                pinned: false,
+            });
+        }
     }
 
     // 3. Widen strong hits with their neighbours (context often sits next door).
@@ -211,6 +223,14 @@ pub fn gather(
         }
     }
 
+    // With a named verse, other verses found by search are mostly noise.
+    if named_verse {
+        for c in cands.iter_mut() {
+            if !c.pinned && c.passage.kind() == SourceKind::Scripture {
+                c.score -= 0.3;
+            }
+        }
+    }
     Ok(select(cands, cfg))
 }
 
@@ -223,6 +243,7 @@ fn select(mut cands: Vec<Candidate>, cfg: &RetrievalConfig) -> Vec<Passage> {
     let mut seen_verse: HashSet<String> = HashSet::new();
     let mut per_doc: std::collections::HashMap<String, usize> = Default::default();
     let mut per_author: std::collections::HashMap<String, usize> = Default::default();
+    let mut per_kind: std::collections::HashMap<SourceKind, usize> = Default::default();
     let best = cands
         .iter()
         .find(|c| !c.pinned)
@@ -261,6 +282,11 @@ fn select(mut cands: Vec<Candidate>, cfg: &RetrievalConfig) -> Vec<Passage> {
         if n >= cfg.per_document {
             continue;
         }
+        let kind = c.passage.kind();
+        let nk = per_kind.get(&kind).copied().unwrap_or(0);
+        if !c.pinned && nk >= cfg.per_kind {
+            continue;
+        }
         let author = c.passage.author.clone().unwrap_or_default().to_lowercase();
         let a = if author.is_empty() {
             0
@@ -271,6 +297,7 @@ fn select(mut cands: Vec<Candidate>, cfg: &RetrievalConfig) -> Vec<Passage> {
             continue;
         }
         per_doc.insert(c.passage.doc_id.clone(), n + 1);
+        per_kind.insert(kind, nk + 1);
         if !author.is_empty() {
             per_author.insert(author, a + 1);
         }
