@@ -69,7 +69,7 @@ pub use generate::{Draft, Emit, Generator};
 pub use integrity::citation_problems;
 pub use openai::{user_prompt, OpenAiBackend, OpenAiConfig, SYSTEM_PROMPT};
 pub use passage::{MemoryRetriever, Passage, Retriever, SourceKind};
-pub use refs::{paragraph_number, verse_refs, VerseRef};
+pub use refs::{named_passages, paragraph_number, verse_refs, VerseRef};
 pub use related::related_questions;
 pub use retrieve::{gather, topic_phrase, RetrievalConfig};
 pub use settings::{Backend, QaSettings};

@@ -199,6 +199,48 @@ pub fn verse_refs(question: &str) -> Vec<VerseRef> {
     out
 }
 
+/// Well-known passages named without a reference: (phrase, book code, chapter, first verse, last verse).
+const PERICOPES: &[(&str, &str, u32, u32, u32)] = &[
+    ("prodigal son", "LUK", 15, 11, 32),
+    ("good samaritan", "LUK", 10, 30, 37),
+    ("lost sheep", "LUK", 15, 4, 7),
+    ("parable of the sower", "MAT", 13, 3, 9),
+    ("sermon on the mount", "MAT", 5, 1, 12),
+    ("beatitudes", "MAT", 5, 3, 12),
+    ("lord's prayer", "MAT", 6, 9, 13),
+    ("our father", "MAT", 6, 9, 13),
+    ("last supper", "LUK", 22, 19, 20),
+    ("bread of life", "JHN", 6, 48, 58),
+    ("great commission", "MAT", 28, 18, 20),
+    ("magnificat", "LUK", 1, 46, 55),
+    ("annunciation", "LUK", 1, 26, 38),
+    ("wedding at cana", "JHN", 2, 1, 11),
+    ("road to emmaus", "LUK", 24, 13, 35),
+    ("washing of the feet", "JHN", 13, 4, 15),
+    ("rich young man", "MAT", 19, 16, 22),
+    ("upon this rock", "MAT", 16, 18, 19),
+];
+
+/// Well-known Gospel passages a question names by their usual title
+/// (`the parable of the prodigal son` → Luke 15:11-32).
+pub fn named_passages(question: &str) -> Vec<VerseRef> {
+    let q = question.to_lowercase().replace('\u{2019}', "'");
+    PERICOPES
+        .iter()
+        .filter(|(phrase, ..)| q.contains(phrase))
+        .filter_map(|&(_, code, chapter, first, last)| {
+            let (code, book, _) = BOOKS.iter().find(|(c, ..)| *c == code)?;
+            Some(VerseRef {
+                code,
+                book,
+                chapter,
+                verse: Some(first),
+                verse_end: Some(last),
+            })
+        })
+        .collect()
+}
+
 /// `"6:51"`, `"6:51-58"`, `"23"` → (chapter, verse, end).
 fn parse_cv(tok: &str) -> Option<(u32, Option<u32>, Option<u32>)> {
     let tok = tok.trim_matches(|c: char| !c.is_ascii_digit());
@@ -262,6 +304,13 @@ mod tests {
         assert!(verse_refs("Is 3 a holy number?").is_empty());
         assert!(verse_refs("what is grace").is_empty());
         assert_eq!(verse_refs("1 John 4:8")[0].book, "1 John");
+    }
+
+    #[test]
+    fn finds_named_passages() {
+        let r = named_passages("What is the meaning of the parable of the Prodigal Son?");
+        assert_eq!(r[0].to_string(), "Luke 15:11-32");
+        assert!(named_passages("what is grace").is_empty());
     }
 
     #[test]

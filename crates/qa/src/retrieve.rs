@@ -6,7 +6,7 @@
 
 use crate::error::QaError;
 use crate::passage::{Passage, Retriever, SourceKind};
-use crate::refs::{paragraph_number, verse_refs};
+use crate::refs::{named_passages, paragraph_number, verse_refs};
 use crate::text::{content_terms, term_overlap};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashSet};
@@ -117,7 +117,11 @@ pub fn gather(
     let mut cands: Vec<Candidate> = Vec::new();
 
     // 1. Direct references: verses, named documents and their paragraphs.
-    for vref in verse_refs(question).into_iter().take(3) {
+    let mut verses = verse_refs(question);
+    if verses.is_empty() {
+        verses = named_passages(question);
+    }
+    for vref in verses.iter().take(3) {
         for r in vref.verse_references(4) {
             for p in retriever.by_reference(&r, None)? {
                 cands.push(Candidate {
@@ -189,7 +193,7 @@ pub fn gather(
     // even when commentary dominates the general hits.
     // Scripture only when no verse was named (a named verse is already there),
     // and weighted low: short verses match names and single words too easily.
-    let named_verse = !verse_refs(question).is_empty();
+    let named_verse = !verses.is_empty();
     let mut passes = vec![(SourceKind::Magisterium, 10, 0.9)];
     if !named_verse {
         passes.push((SourceKind::Scripture, 3, 0.55));
