@@ -156,8 +156,14 @@ mod tests {
 
     #[test]
     fn ids() {
-        assert_eq!(JsonRpcId::from_value(&json!("a")), Some(JsonRpcId::Str("a".into())));
-        assert_eq!(JsonRpcId::from_value(&json!(1.5)), Some(JsonRpcId::Num(serde_json::Number::from_f64(1.5).unwrap())));
+        assert_eq!(
+            JsonRpcId::from_value(&json!("a")),
+            Some(JsonRpcId::Str("a".into()))
+        );
+        assert_eq!(
+            JsonRpcId::from_value(&json!(1.5)),
+            Some(JsonRpcId::Num(serde_json::Number::from_f64(1.5).unwrap()))
+        );
         assert_eq!(JsonRpcId::from_value(&json!({})), None);
         assert_eq!(JsonRpcId::from_value(&json!([1])), None);
     }

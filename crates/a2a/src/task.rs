@@ -351,7 +351,9 @@ mod tests {
     use serde_json::json;
 
     #[track_caller]
-    fn roundtrip<T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(
+    fn roundtrip<
+        T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    >(
         v: Value,
     ) {
         let t: T = serde_json::from_value(v.clone()).expect("parse");
@@ -416,7 +418,10 @@ mod tests {
             json!({"kind": "message", "messageId": "m", "role": "user", "parts": [{"kind": "data", "data": [1]}]}),
             json!({"kind": "message", "messageId": "m", "role": "user", "parts": [{"kind": "video"}]}),
         ] {
-            assert!(serde_json::from_value::<Message>(bad.clone()).is_err(), "{bad}");
+            assert!(
+                serde_json::from_value::<Message>(bad.clone()).is_err(),
+                "{bad}"
+            );
         }
     }
 

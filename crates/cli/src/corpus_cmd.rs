@@ -92,8 +92,14 @@ pub fn search(args: SearchArgs, store_dir: &Path) -> anyhow::Result<()> {
     }
     for (i, r) in results.iter().enumerate() {
         let s = |k: &str| r[k].as_str().unwrap_or("").to_string();
-        let year = r["year"].as_i64().map(|y| format!(", {y}")).unwrap_or_default();
-        let author = r["author"].as_str().map(|a| format!(" — {a}")).unwrap_or_default();
+        let year = r["year"]
+            .as_i64()
+            .map(|y| format!(", {y}"))
+            .unwrap_or_default();
+        let author = r["author"]
+            .as_str()
+            .map(|a| format!(" — {a}"))
+            .unwrap_or_default();
         let mut flags = String::new();
         if r["metadata_only"].as_bool() == Some(true) {
             flags.push_str(" [catalogue only]");
@@ -101,8 +107,20 @@ pub fn search(args: SearchArgs, store_dir: &Path) -> anyhow::Result<()> {
         if r["machine_translated"].as_bool() == Some(true) {
             flags.push_str(" [machine translation]");
         }
-        writeln!(w, "{}. {}{author} ({}{year}){flags}", sreq.offset + i + 1, s("title"), s("type"))?;
-        writeln!(w, "   id: {}   ref: {}   score: {}", s("id"), s("reference"), r["score"])?;
+        writeln!(
+            w,
+            "{}. {}{author} ({}{year}){flags}",
+            sreq.offset + i + 1,
+            s("title"),
+            s("type")
+        )?;
+        writeln!(
+            w,
+            "   id: {}   ref: {}   score: {}",
+            s("id"),
+            s("reference"),
+            r["score"]
+        )?;
         writeln!(w, "   {}", s("snippet"))?;
         if let Some(u) = r["url"].as_str() {
             writeln!(w, "   {u}")?;

@@ -196,15 +196,25 @@ fn ingest(r: &Resolved) -> Result<ecclesia_core::Manifest> {
             eprintln!("      skipped: {w}");
         }
     }
-    eprintln!("Ingest finished in {:.1} s.", started.elapsed().as_secs_f64());
+    eprintln!(
+        "Ingest finished in {:.1} s.",
+        started.elapsed().as_secs_f64()
+    );
     Ok(manifest)
 }
 
-fn skill_env(r: &Resolved, today: Option<chrono::NaiveDate>, timezone: Option<String>) -> Result<SkillEnv> {
+fn skill_env(
+    r: &Resolved,
+    today: Option<chrono::NaiveDate>,
+    timezone: Option<String>,
+) -> Result<SkillEnv> {
     let today = match today {
         Some(t) => Some(t),
         None => match &r.file.time.today {
-            Some(s) => Some(s.parse().with_context(|| format!("[time] today = {s:?} is not YYYY-MM-DD"))?),
+            Some(s) => Some(
+                s.parse()
+                    .with_context(|| format!("[time] today = {s:?} is not YYYY-MM-DD"))?,
+            ),
             None => None,
         },
     };
@@ -225,7 +235,9 @@ fn server_config(args: &ServeArgs, r: &Resolved) -> Result<ServerConfig> {
     if let Some(l) = args.listen {
         c.listen = l;
     } else if let Some(l) = &s.listen {
-        c.listen = l.parse().with_context(|| format!("[server] listen = {l:?} is not ADDR:PORT"))?;
+        c.listen = l
+            .parse()
+            .with_context(|| format!("[server] listen = {l:?} is not ADDR:PORT"))?;
     }
     c.public_url = args
         .public_url
@@ -258,7 +270,10 @@ fn serve(args: ServeArgs, r: Resolved) -> Result<()> {
     let config = server_config(&args, &r)?;
     let layout = StoreLayout::new(&r.store);
     if layout.current().is_none() {
-        eprintln!("The store {} is empty: ingesting the data first.", r.store.display());
+        eprintln!(
+            "The store {} is empty: ingesting the data first.",
+            r.store.display()
+        );
         ingest(&r)?;
     }
     std::fs::create_dir_all(&r.store)?;
@@ -275,7 +290,9 @@ fn serve(args: ServeArgs, r: Resolved) -> Result<()> {
     let registry = ecclesia_skills::build_registry(&env);
     tracing::info!(skills = ?registry.ids(), "skills loaded");
     let state = AppState::open(config.clone(), registry, &r.store)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
@@ -329,7 +346,10 @@ fn keys(cmd: KeysCommand, r: &Resolved) -> Result<()> {
                 );
             }
             let (key, token) = db.create_key(name, &plan)?;
-            eprintln!("Created key {} ({}) on plan {}. Its token, shown only now:", key.id, key.name, key.plan);
+            eprintln!(
+                "Created key {} ({}) on plan {}. Its token, shown only now:",
+                key.id, key.name, key.plan
+            );
             println!("{token}");
         }
         KeysCommand::List => {
@@ -344,7 +364,9 @@ fn keys(cmd: KeysCommand, r: &Resolved) -> Result<()> {
                     k.name,
                     k.plan,
                     k.created_at,
-                    k.revoked_at.map(|t| format!("  REVOKED {t}")).unwrap_or_default()
+                    k.revoked_at
+                        .map(|t| format!("  REVOKED {t}"))
+                        .unwrap_or_default()
                 );
             }
         }
@@ -367,7 +389,10 @@ fn sources(r: &Resolved) -> Result<()> {
             r.store.display()
         );
     };
-    println!("Store built {} from {}", manifest.built_at, manifest.data_dir);
+    println!(
+        "Store built {} from {}",
+        manifest.built_at, manifest.data_dir
+    );
     for ing in &manifest.ingesters {
         println!("\n[{}]", ing.name);
         for s in &ing.sources {
@@ -385,7 +410,10 @@ fn sources(r: &Resolved) -> Result<()> {
 
 fn generation_dir(r: &Resolved, name: &str) -> Result<PathBuf> {
     let gen = StoreLayout::new(&r.store).current().with_context(|| {
-        format!("no store at {}: run `ecclesia ingest` first", r.store.display())
+        format!(
+            "no store at {}: run `ecclesia ingest` first",
+            r.store.display()
+        )
     })?;
     let dir = gen.join(name);
     if !dir.is_dir() {

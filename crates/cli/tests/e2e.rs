@@ -28,7 +28,11 @@ impl Drop for Server {
 }
 
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// One server for the whole file: ingest once, then serve.
@@ -71,10 +75,17 @@ fn server() -> &'static Server {
             if let Ok(Some(status)) = child.try_wait() {
                 panic!("ecclesia serve exited early: {status}");
             }
-            assert!(started.elapsed() < Duration::from_secs(900), "server did not start");
+            assert!(
+                started.elapsed() < Duration::from_secs(900),
+                "server did not start"
+            );
             std::thread::sleep(Duration::from_millis(250));
         }
-        Server { child, url, _store: store }
+        Server {
+            child,
+            url,
+            _store: store,
+        }
     })
 }
 
@@ -95,57 +106,118 @@ fn artifact(skill: &str, parts: Value) -> Value {
 }
 
 fn text(a: &Value) -> String {
-    a["parts"][0]["text"].as_str().unwrap_or_default().to_string()
+    a["parts"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 fn data(a: &Value) -> Value {
-    a["parts"].as_array().unwrap().iter().find(|p| p["kind"] == "data").map(|p| p["data"].clone()).unwrap_or(Value::Null)
+    a["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["kind"] == "data")
+        .map(|p| p["data"].clone())
+        .unwrap_or(Value::Null)
 }
 
 #[test]
 fn card_lists_the_product_skills() {
-    let card: Value = ureq::get(&format!("{}/.well-known/agent-card.json", server().url)).call().unwrap().into_json().unwrap();
-    let ids: Vec<&str> = card["skills"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
-    for id in ["catholic_qa", "document_search", "document_fetch", "liturgical_readings", "saints_of_the_day",
-               "saint_lookup", "person_lookup", "pope_lookup", "diocese_lookup", "diocese_statistics_lookup"] {
+    let card: Value = ureq::get(&format!("{}/.well-known/agent-card.json", server().url))
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap();
+    let ids: Vec<&str> = card["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    for id in [
+        "catholic_qa",
+        "document_search",
+        "document_fetch",
+        "liturgical_readings",
+        "saints_of_the_day",
+        "saint_lookup",
+        "person_lookup",
+        "pope_lookup",
+        "diocese_lookup",
+        "diocese_statistics_lookup",
+    ] {
         assert!(ids.contains(&id), "{id} missing from {ids:?}");
     }
 }
 
 #[test]
 fn liturgical_readings_end_to_end() {
-    let a = artifact("liturgical_readings", json!([{"kind": "text", "text": "Easter Sunday 2026"}]));
+    let a = artifact(
+        "liturgical_readings",
+        json!([{"kind": "text", "text": "Easter Sunday 2026"}]),
+    );
     assert_eq!(a["name"], "mass_readings");
     let t = text(&a);
     assert!(t.contains("Easter"), "{t}");
     assert!(t.contains("Gospel"), "{t}");
     assert_eq!(data(&a)["date"], "2026-04-05");
-    let v = call("liturgical_readings", json!([{"kind": "text", "text": "the day after never"}]));
+    let v = call(
+        "liturgical_readings",
+        json!([{"kind": "text", "text": "the day after never"}]),
+    );
     assert_eq!(v["error"]["code"], -32602, "{v}");
 }
 
 #[test]
 fn saints_of_the_day_end_to_end() {
-    let a = artifact("saints_of_the_day", json!([{"kind": "data", "data": {"date": "2026-03-19"}}]));
+    let a = artifact(
+        "saints_of_the_day",
+        json!([{"kind": "data", "data": {"date": "2026-03-19"}}]),
+    );
     assert_eq!(a["name"], "martyrology");
     assert!(text(&a).contains("Joseph"), "{}", text(&a));
 }
 
 #[test]
 fn directory_lookups_end_to_end() {
-    let a = artifact("pope_lookup", json!([{"kind": "data", "data": {"query": "Giovanni Paolo II"}}]));
+    let a = artifact(
+        "pope_lookup",
+        json!([{"kind": "data", "data": {"query": "Giovanni Paolo II"}}]),
+    );
     assert_eq!(a["name"], "pope_profile");
     assert_eq!(data(&a)["pope_id"], "john-paul-ii");
-    let a = artifact("saint_lookup", json!([{"kind": "text", "text": "Therese of Lisieux"}]));
+    let a = artifact(
+        "saint_lookup",
+        json!([{"kind": "text", "text": "Therese of Lisieux"}]),
+    );
     assert_eq!(a["name"], "saint_profile");
-    assert!(data(&a)["primary_name"].as_str().unwrap().contains("Th"), "{a}");
-    let a = artifact("person_lookup", json!([{"kind": "text", "text": "Pope Francis"}]));
+    assert!(
+        data(&a)["primary_name"].as_str().unwrap().contains("Th"),
+        "{a}"
+    );
+    let a = artifact(
+        "person_lookup",
+        json!([{"kind": "text", "text": "Pope Francis"}]),
+    );
     assert_eq!(a["name"], "person_profile");
     assert_eq!(data(&a)["error"], "not_found");
-    let a = artifact("diocese_lookup", json!([{"kind": "text", "text": "Archdiocese of Manila"}]));
+    let a = artifact(
+        "diocese_lookup",
+        json!([{"kind": "text", "text": "Archdiocese of Manila"}]),
+    );
     assert_eq!(a["name"], "diocese_profile");
-    assert!(data(&a)["primary_name"].as_str().unwrap().contains("Manila"), "{a}");
-    let a = artifact("diocese_statistics_lookup", json!([{"kind": "data", "data": {"query": "Manila", "start_year": 2010, "end_year": 2012}}]));
+    assert!(
+        data(&a)["primary_name"]
+            .as_str()
+            .unwrap()
+            .contains("Manila"),
+        "{a}"
+    );
+    let a = artifact(
+        "diocese_statistics_lookup",
+        json!([{"kind": "data", "data": {"query": "Manila", "start_year": 2010, "end_year": 2012}}]),
+    );
     assert_eq!(a["name"], "diocese_statistics_time_series");
     let v = call("saint_lookup", json!([{"kind": "data", "data": {}}]));
     assert_eq!(v["error"]["code"], -32602, "{v}");
@@ -153,15 +225,24 @@ fn directory_lookups_end_to_end() {
 
 #[test]
 fn documents_end_to_end() {
-    let a = artifact("document_search", json!([{"kind": "text", "text": "the bread of life John 6"}]));
+    let a = artifact(
+        "document_search",
+        json!([{"kind": "text", "text": "the bread of life John 6"}]),
+    );
     assert_eq!(a["name"], "search_results");
     let results = data(&a)["results"].as_array().unwrap().clone();
     assert!(!results.is_empty());
     let id = results[0]["id"].as_str().unwrap().to_string();
-    let a = artifact("document_fetch", json!([{"kind": "data", "data": {"id": id}}]));
+    let a = artifact(
+        "document_fetch",
+        json!([{"kind": "data", "data": {"id": id}}]),
+    );
     assert_eq!(a["name"], "document");
     assert!(!text(&a).is_empty());
-    let a = artifact("document_fetch", json!([{"kind": "data", "data": {"id": "no-such-document"}}]));
+    let a = artifact(
+        "document_fetch",
+        json!([{"kind": "data", "data": {"id": "no-such-document"}}]),
+    );
     assert_eq!(text(&a), "Document not found.");
 }
 
@@ -170,18 +251,33 @@ fn catholic_qa_is_the_default_and_cites_real_passages() {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": {
         "kind": "message", "role": "user", "messageId": "m",
         "parts": [{"kind": "text", "text": "What did Jesus say about the bread of life?"}]}}});
-    let v: Value = ureq::post(&format!("{}/api/v1/a2a", server().url)).send_json(body).unwrap().into_json().unwrap();
+    let v: Value = ureq::post(&format!("{}/api/v1/a2a", server().url))
+        .send_json(body)
+        .unwrap()
+        .into_json()
+        .unwrap();
     let a = &v["result"]["artifacts"][0];
     assert_eq!(a["name"], "catholic_qa_response", "{v}");
     let answer = text(a);
-    let citations = a["parts"].as_array().unwrap().iter().find_map(|p| p["data"]["citations"].as_array().cloned()).unwrap_or_default();
+    let citations = a["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|p| p["data"]["citations"].as_array().cloned())
+        .unwrap_or_default();
     assert!(!citations.is_empty(), "{v}");
     for (i, c) in citations.iter().enumerate() {
         assert_eq!(c["document_index"], i);
         // The quoted text is in the passage that document_fetch serves.
-        let f = artifact("document_fetch", json!([{"kind": "data", "data": {"id": c["document_id"], "ref": c["document_reference"]}}]));
+        let f = artifact(
+            "document_fetch",
+            json!([{"kind": "data", "data": {"id": c["document_id"], "ref": c["document_reference"]}}]),
+        );
         let body = text(&f);
-        assert!(body.contains(c["cited_text"].as_str().unwrap()), "citation {i} not in its passage");
+        assert!(
+            body.contains(c["cited_text"].as_str().unwrap()),
+            "citation {i} not in its passage"
+        );
     }
     for n in 1..=citations.len() {
         let _ = answer.contains(&format!("[{n}]"));
@@ -191,7 +287,10 @@ fn catholic_qa_is_the_default_and_cites_real_passages() {
         let rest = &answer[k + pos + 1..];
         if let Some(end) = rest.find(']') {
             if let Ok(n) = rest[..end].parse::<usize>() {
-                assert!(n >= 1 && n <= citations.len(), "marker [{n}] has no citation");
+                assert!(
+                    n >= 1 && n <= citations.len(),
+                    "marker [{n}] has no citation"
+                );
             }
         }
         k += pos + 1;
@@ -200,16 +299,23 @@ fn catholic_qa_is_the_default_and_cites_real_passages() {
 
 #[test]
 fn python_sdk_against_the_binary() {
-    let py = std::env::var("ECCLESIA_PYTHON").map(PathBuf::from).ok().or_else(|| {
-        let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
-        p.exists().then_some(p)
-    });
+    let py = std::env::var("ECCLESIA_PYTHON")
+        .map(PathBuf::from)
+        .ok()
+        .or_else(|| {
+            let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
+            p.exists().then_some(p)
+        });
     let Some(py) = py else {
-        assert!(std::env::var("ECCLESIA_REQUIRE_INTEROP").is_err(), "the a2a-sdk venv is required here");
+        assert!(
+            std::env::var("ECCLESIA_REQUIRE_INTEROP").is_err(),
+            "the a2a-sdk venv is required here"
+        );
         eprintln!("skipping: no .venv with a2a-sdk");
         return;
     };
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../server/tests/interop/sdk_client.py");
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../server/tests/interop/sdk_client.py");
     let out = Command::new(py)
         .arg(script)
         .arg(&server().url)
@@ -218,6 +324,10 @@ fn python_sdk_against_the_binary() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout.contains("OK stream"), "{stdout}");
 }

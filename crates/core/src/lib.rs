@@ -39,7 +39,7 @@ pub use ingest::{
     SourceInfo,
 };
 pub use request::{DateInput, QueryOrId, SkillRequest, MAX_TEXT_CHARS};
-pub use store::{IngesterManifest, Manifest, StoreLayout};
 pub use skill::{
     artifact, skill_card, ArtifactChunk, Skill, SkillContext, SkillError, SkillRegistry,
 };
+pub use store::{IngesterManifest, Manifest, StoreLayout};

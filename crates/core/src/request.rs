@@ -204,19 +204,34 @@ mod tests {
 
     #[test]
     fn query_or_id() {
-        let r = req(vec![Part::data(json!({"saint_id": "jerome", "query": "x"}))]);
-        assert_eq!(r.query_or_id("saint_id").unwrap(), QueryOrId::Id("jerome".into()));
+        let r = req(vec![Part::data(
+            json!({"saint_id": "jerome", "query": "x"}),
+        )]);
+        assert_eq!(
+            r.query_or_id("saint_id").unwrap(),
+            QueryOrId::Id("jerome".into())
+        );
         let r = req(vec![Part::text("Thérèse")]);
-        assert_eq!(r.query_or_id("saint_id").unwrap(), QueryOrId::Query("Thérèse".into()));
+        assert_eq!(
+            r.query_or_id("saint_id").unwrap(),
+            QueryOrId::Query("Thérèse".into())
+        );
         let r = req(vec![Part::data(json!({"query": "  "}))]);
-        assert!(matches!(r.query_or_id("saint_id"), Err(SkillError::InvalidParams(_))));
+        assert!(matches!(
+            r.query_or_id("saint_id"),
+            Err(SkillError::InvalidParams(_))
+        ));
         let r = req(vec![Part::data(json!({"saint_id": ["x"]}))]);
-        assert!(matches!(r.query_or_id("saint_id"), Err(SkillError::InvalidParams(m)) if m.contains("must be a string")));
+        assert!(
+            matches!(r.query_or_id("saint_id"), Err(SkillError::InvalidParams(m)) if m.contains("must be a string"))
+        );
     }
 
     #[test]
     fn ints_are_lenient() {
-        let r = req(vec![Part::data(json!({"a": 3.0, "b": "2010", "c": 2.5, "d": true}))]);
+        let r = req(vec![Part::data(
+            json!({"a": 3.0, "b": "2010", "c": 2.5, "d": true}),
+        )]);
         assert_eq!(r.int_field("a").unwrap(), Some(3));
         assert_eq!(r.int_field("b").unwrap(), Some(2010));
         assert!(r.int_field("c").is_err());
@@ -232,7 +247,10 @@ mod tests {
 
     #[test]
     fn date_input() {
-        let r = req(vec![Part::data(json!({"date": "2026-03-19"})), Part::text("ignored")]);
+        let r = req(vec![
+            Part::data(json!({"date": "2026-03-19"})),
+            Part::text("ignored"),
+        ]);
         assert_eq!(r.date_input().unwrap().phrase, "2026-03-19");
         assert!(req(vec![]).date_input().is_err());
     }

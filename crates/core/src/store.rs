@@ -201,18 +201,27 @@ mod tests {
         assert!(first.join("a/x.txt").exists());
         assert_eq!(store.manifest().unwrap().ingesters[0].name, "a");
 
-        let bad: Vec<Box<dyn Ingester>> = vec![Box::new(Writes("a", false)), Box::new(Writes("b", true))];
+        let bad: Vec<Box<dyn Ingester>> =
+            vec![Box::new(Writes("a", false)), Box::new(Writes("b", true))];
         let err = store.ingest(&data, &bad, &NoProgress).unwrap_err();
         assert!(err.to_string().contains("b: boom"));
         assert_eq!(store.current().unwrap(), first);
         let leftovers = std::fs::read_dir(store.root())
             .unwrap()
-            .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with(".building"))
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with(".building")
+            })
             .count();
         assert_eq!(leftovers, 0);
 
         store.ingest(&data, &ok, &NoProgress).unwrap();
         assert_ne!(store.current().unwrap(), first);
-        assert!(store.ingest(&tmp.path().join("nope"), &ok, &NoProgress).is_err());
+        assert!(store
+            .ingest(&tmp.path().join("nope"), &ok, &NoProgress)
+            .is_err());
     }
 }

@@ -140,7 +140,9 @@ impl FromRequestParts<AppState> for Caller {
             .and_then(|v| v.to_str().ok());
         let token = header.and_then(|h| {
             let (scheme, rest) = h.split_once(' ')?;
-            scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim().to_string())
+            scheme
+                .eq_ignore_ascii_case("bearer")
+                .then(|| rest.trim().to_string())
         });
         match token {
             Some(token) if !token.is_empty() => {

@@ -1,7 +1,10 @@
 //! Errors as they go out: JSON-RPC errors (HTTP 200, or 429 for rate limits)
 //! and the few plain HTTP errors (401, 413, 408).
 
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
+
+/// Extra headers of an error response.
+pub type Headers = Vec<(header::HeaderName, HeaderValue)>;
 use axum::response::{IntoResponse, Response};
 use ecclesia_a2a::{error_codes as codes, JsonRpcError};
 use ecclesia_core::SkillError;
@@ -15,7 +18,7 @@ pub struct RpcError {
     /// HTTP status (200 except for rate limits).
     pub status: StatusCode,
     /// Extra headers (`Retry-After`, `RateLimit-*`).
-    pub headers: HeaderMap,
+    pub headers: Headers,
 }
 
 impl RpcError {
@@ -24,7 +27,7 @@ impl RpcError {
         RpcError {
             error: JsonRpcError::new(code, message),
             status: StatusCode::OK,
-            headers: HeaderMap::new(),
+            headers: Vec::new(),
         }
     }
 

@@ -35,16 +35,21 @@ pub(crate) enum Method {
     Cancel(TaskIdParams),
     Resubscribe(TaskIdParams),
     /// A known method this server does not offer, or bad params: answer with this error.
-    Invalid { name: &'static str, error: RpcError, stream: bool },
+    Invalid {
+        name: &'static str,
+        error: RpcError,
+        stream: bool,
+    },
 }
 
 fn params<T: DeserializeOwned>(params: Option<Value>, what: &str) -> Result<T, RpcError> {
     match params {
-        None | Some(Value::Null) => Err(RpcError::invalid_params(format!(
-            "missing params: {what}"
-        ))),
-        Some(v @ Value::Object(_)) => serde_json::from_value(v)
-            .map_err(|e| RpcError::invalid_params(format!("invalid params: {e} (expected {what})"))),
+        None | Some(Value::Null) => {
+            Err(RpcError::invalid_params(format!("missing params: {what}")))
+        }
+        Some(v @ Value::Object(_)) => serde_json::from_value(v).map_err(|e| {
+            RpcError::invalid_params(format!("invalid params: {e} (expected {what})"))
+        }),
         Some(_) => Err(RpcError::invalid_params(format!(
             "params must be an object: {what}"
         ))),
@@ -53,7 +58,11 @@ fn params<T: DeserializeOwned>(params: Option<Value>, what: &str) -> Result<T, R
 
 /// `message.kind`, when given, must be `"message"` (serde ignores a wrong tag value on structs).
 fn check_message_kind(p: Option<Value>) -> Result<Option<Value>, RpcError> {
-    if let Some(kind) = p.as_ref().and_then(|p| p.get("message")).and_then(|m| m.get("kind")) {
+    if let Some(kind) = p
+        .as_ref()
+        .and_then(|p| p.get("message"))
+        .and_then(|m| m.get("kind"))
+    {
         if kind != "message" {
             return Err(RpcError::invalid_params(format!(
                 "message.kind must be \"message\", not {kind}"
@@ -68,12 +77,20 @@ impl Method {
         const SEND: &str = "{message: {kind, messageId, role, parts}, configuration?, metadata?}";
         const QUERY: &str = "{id, historyLength?}";
         const ID: &str = "{id}";
-        let invalid = |name: &'static str, error: RpcError, stream: bool| Method::Invalid { name, error, stream };
+        let invalid = |name: &'static str, error: RpcError, stream: bool| Method::Invalid {
+            name,
+            error,
+            stream,
+        };
         let p = match check_message_kind(p) {
             Ok(p) => p,
             Err(e) => {
                 let stream = name == "message/stream";
-                let n = if stream { "message/stream" } else { "message/send" };
+                let n = if stream {
+                    "message/stream"
+                } else {
+                    "message/send"
+                };
                 return Ok(invalid(n, e, stream));
             }
         };
@@ -103,7 +120,10 @@ impl Method {
             | "tasks/pushNotificationConfig/list"
             | "tasks/pushNotificationConfig/delete" => invalid(
                 "tasks/pushNotificationConfig",
-                RpcError::new(codes::PUSH_NOT_SUPPORTED, "Push Notification is not supported"),
+                RpcError::new(
+                    codes::PUSH_NOT_SUPPORTED,
+                    "Push Notification is not supported",
+                ),
                 false,
             ),
             "agent/getAuthenticatedExtendedCard" => invalid(
@@ -140,13 +160,28 @@ type StreamFn = Box<dyn FnOnce(JsonRpcId) -> Response + Send>;
 
 /// What a method produced.
 pub(crate) enum Reply {
-    Json { skill: Option<String>, result: Value, headers: HeaderMap },
-    Stream { skill: Option<String>, response: StreamFn },
-    Error { skill: Option<String>, error: RpcError, stream: bool },
+    Json {
+        skill: Option<String>,
+        result: Value,
+        headers: HeaderMap,
+    },
+    Stream {
+        skill: Option<String>,
+        response: StreamFn,
+    },
+    Error {
+        skill: Option<String>,
+        error: RpcError,
+        stream: bool,
+    },
 }
 
 fn err(error: RpcError, skill: Option<String>, stream: bool) -> Reply {
-    Reply::Error { skill, error, stream }
+    Reply::Error {
+        skill,
+        error,
+        stream,
+    }
 }
 
 fn task_json(task: &Task, history_length: Option<u32>) -> Value {
@@ -163,7 +198,12 @@ fn task_json(task: &Task, history_length: Option<u32>) -> Value {
     serde_json::to_value(t).unwrap_or(Value::Null)
 }
 
-pub(crate) async fn apply(method: Method, state: &AppState, caller: &Caller, request_id: &str) -> Reply {
+pub(crate) async fn apply(
+    method: Method,
+    state: &AppState,
+    caller: &Caller,
+    request_id: &str,
+) -> Reply {
     match method {
         Method::Send(p) => send(*p, state, caller, request_id, false).await,
         Method::Stream(p) => send(*p, state, caller, request_id, true).await,
@@ -174,7 +214,12 @@ pub(crate) async fn apply(method: Method, state: &AppState, caller: &Caller, req
     }
 }
 
-async fn load(state: &AppState, id: &str, owner: &str, request_id: &str) -> Result<Option<TaskRecord>, RpcError> {
+async fn load(
+    state: &AppState,
+    id: &str,
+    owner: &str,
+    request_id: &str,
+) -> Result<Option<TaskRecord>, RpcError> {
     let tasks = state.tasks.clone();
     let now = state.clock.now();
     let (id, owner) = (id.to_string(), owner.to_string());
@@ -186,11 +231,15 @@ async fn load(state: &AppState, id: &str, owner: &str, request_id: &str) -> Resu
 }
 
 fn skill_id(p: &MessageSendParams) -> Result<String, RpcError> {
-    let from = |m: &Option<serde_json::Map<String, Value>>| m.as_ref().and_then(|m| m.get("skillId")).cloned();
+    let from = |m: &Option<serde_json::Map<String, Value>>| {
+        m.as_ref().and_then(|m| m.get("skillId")).cloned()
+    };
     match from(&p.message.metadata).or_else(|| from(&p.metadata)) {
         None | Some(Value::Null) => Ok(DEFAULT_SKILL.to_string()),
         Some(Value::String(s)) => Ok(s),
-        Some(_) => Err(RpcError::invalid_params("metadata.skillId must be a string")),
+        Some(_) => Err(RpcError::invalid_params(
+            "metadata.skillId must be a string",
+        )),
     }
 }
 
@@ -206,7 +255,13 @@ fn rate_headers(d: &crate::ratelimit::RateDecision) -> HeaderMap {
     h
 }
 
-async fn send(p: MessageSendParams, state: &AppState, caller: &Caller, request_id: &str, stream: bool) -> Reply {
+async fn send(
+    p: MessageSendParams,
+    state: &AppState,
+    caller: &Caller,
+    request_id: &str,
+    stream: bool,
+) -> Reply {
     if !caller.plan.a2a {
         return err(
             RpcError::new(
@@ -237,13 +292,25 @@ async fn send(p: MessageSendParams, state: &AppState, caller: &Caller, request_i
     let skill_tag = Some(skill_name.clone());
     let msg = &p.message;
     if msg.role != Role::User {
-        return err(RpcError::invalid_params("message.role must be \"user\""), skill_tag, stream);
+        return err(
+            RpcError::invalid_params("message.role must be \"user\""),
+            skill_tag,
+            stream,
+        );
     }
     if msg.message_id.trim().is_empty() {
-        return err(RpcError::invalid_params("message.messageId must not be empty"), skill_tag, stream);
+        return err(
+            RpcError::invalid_params("message.messageId must not be empty"),
+            skill_tag,
+            stream,
+        );
     }
     if msg.parts.is_empty() {
-        return err(RpcError::invalid_params("message.parts must hold at least one part"), skill_tag, stream);
+        return err(
+            RpcError::invalid_params("message.parts must hold at least one part"),
+            skill_tag,
+            stream,
+        );
     }
     if let Some(tid) = &msg.task_id {
         match load(state, tid, &caller.id, request_id).await {
@@ -278,10 +345,18 @@ async fn send(p: MessageSendParams, state: &AppState, caller: &Caller, request_i
     // Rate limits: the common pool, and the skill's stricter pool if any.
     let mut pools = Vec::new();
     if let Some(limit) = caller.plan.send_per_minute {
-        pools.push(PoolRequest { pool: "message/send".into(), key: format!("send:{}", caller.id), limit });
+        pools.push(PoolRequest {
+            pool: "message/send".into(),
+            key: format!("send:{}", caller.id),
+            limit,
+        });
     }
     if let (Some(pool), Some(limit)) = (skill.extra_pool(), caller.plan.qa_per_minute) {
-        pools.push(PoolRequest { pool: pool.into(), key: format!("{pool}:{}", caller.id), limit });
+        pools.push(PoolRequest {
+            pool: pool.into(),
+            key: format!("{pool}:{}", caller.id),
+            limit,
+        });
     }
     let mut headers = HeaderMap::new();
     if let Some(d) = state.limiter.acquire(&pools, Instant::now()) {
@@ -293,7 +368,10 @@ async fn send(p: MessageSendParams, state: &AppState, caller: &Caller, request_i
             )
             .with_data(serde_json::json!({"retry_after_seconds": d.reset_secs, "limit": d.limit, "pool": d.pool}));
             e.status = StatusCode::TOO_MANY_REQUESTS;
-            e.headers = headers;
+            e.headers = headers
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
             return err(e, skill_tag, stream);
         }
     }
@@ -328,21 +406,37 @@ async fn send(p: MessageSendParams, state: &AppState, caller: &Caller, request_i
     rec.status_history.push(rec.task.status.clone());
     let first = rec.task.clone();
     let history_length = p.configuration.as_ref().and_then(|c| c.history_length);
-    let blocking = p.configuration.as_ref().and_then(|c| c.blocking).unwrap_or(true);
+    let blocking = p
+        .configuration
+        .as_ref()
+        .and_then(|c| c.blocking)
+        .unwrap_or(true);
 
     let (rx, handle) = runner::start(state, rec, skill.clone() as Arc<dyn Skill>, req).await;
     if stream {
-        let response: StreamFn = Box::new(move |id| sse_events(id, Some(StreamEvent::Task(first)), rx, headers));
-        return Reply::Stream { skill: skill_tag, response };
+        let response: StreamFn =
+            Box::new(move |id| sse_events(id, Some(StreamEvent::Task(first)), rx, headers));
+        return Reply::Stream {
+            skill: skill_tag,
+            response,
+        };
     }
     if !blocking {
         drop(handle);
         let mut t = first;
         t.status = runner::status(TaskState::Working, state.clock.now());
-        return Reply::Json { skill: skill_tag, result: task_json(&t, history_length), headers };
+        return Reply::Json {
+            skill: skill_tag,
+            result: task_json(&t, history_length),
+            headers,
+        };
     }
     match handle.await {
-        Ok(Outcome::Done(rec)) => Reply::Json { skill: skill_tag, result: task_json(&rec.task, history_length), headers },
+        Ok(Outcome::Done(rec)) => Reply::Json {
+            skill: skill_tag,
+            result: task_json(&rec.task, history_length),
+            headers,
+        },
         Ok(Outcome::InvalidParams(m)) => err(RpcError::invalid_params(m), skill_tag, false),
         Err(e) => err(RpcError::internal(request_id, e), skill_tag, false),
     }
@@ -363,38 +457,64 @@ async fn get(p: TaskQueryParams, state: &AppState, caller: &Caller, request_id: 
 fn not_cancelable(id: &str, state: TaskState) -> RpcError {
     RpcError::new(
         codes::TASK_NOT_CANCELABLE,
-        format!("Task cannot be canceled: task {id} is already {}", state.as_str()),
+        format!(
+            "Task cannot be canceled: task {id} is already {}",
+            state.as_str()
+        ),
     )
 }
 
 async fn cancel(p: TaskIdParams, state: &AppState, caller: &Caller, request_id: &str) -> Reply {
     match runner::cancel(state, &p.id, &caller.id).await {
         CancelResult::Canceled(rec) => {
-            return Reply::Json { skill: Some(rec.skill.clone()), result: task_json(&rec.task, None), headers: HeaderMap::new() }
+            return Reply::Json {
+                skill: Some(rec.skill.clone()),
+                result: task_json(&rec.task, None),
+                headers: HeaderMap::new(),
+            }
         }
-        CancelResult::Finishing => return err(not_cancelable(&p.id, TaskState::Completed), None, false),
+        CancelResult::Finishing => {
+            return err(not_cancelable(&p.id, TaskState::Completed), None, false)
+        }
         CancelResult::NotRunning => {}
     }
     match load(state, &p.id, &caller.id, request_id).await {
         Ok(None) => err(RpcError::task_not_found(&p.id), None, false),
-        Ok(Some(rec)) if rec.state().is_terminal() => err(not_cancelable(&p.id, rec.state()), Some(rec.skill), false),
+        Ok(Some(rec)) if rec.state().is_terminal() => {
+            err(not_cancelable(&p.id, rec.state()), Some(rec.skill), false)
+        }
         Ok(Some(mut rec)) => {
             // Not running in this process (left over): cancel it in the store.
             let now = state.clock.now();
             let (tid, cid) = (rec.task.id.clone(), rec.task.context_id.clone());
-            rec.set_status(runner::status_with_text(TaskState::Canceled, "canceled by the caller", now, &tid, &cid));
+            rec.set_status(runner::status_with_text(
+                TaskState::Canceled,
+                "canceled by the caller",
+                now,
+                &tid,
+                &cid,
+            ));
             let tasks = state.tasks.clone();
             let r2 = rec.clone();
             if let Err(e) = tokio::task::spawn_blocking(move || tasks.put(&r2)).await {
                 return err(RpcError::internal(request_id, e), None, false);
             }
-            Reply::Json { skill: Some(rec.skill.clone()), result: task_json(&rec.task, None), headers: HeaderMap::new() }
+            Reply::Json {
+                skill: Some(rec.skill.clone()),
+                result: task_json(&rec.task, None),
+                headers: HeaderMap::new(),
+            }
         }
         Err(e) => err(e, None, false),
     }
 }
 
-async fn resubscribe(p: TaskIdParams, state: &AppState, caller: &Caller, request_id: &str) -> Reply {
+async fn resubscribe(
+    p: TaskIdParams,
+    state: &AppState,
+    caller: &Caller,
+    request_id: &str,
+) -> Reply {
     let rx = {
         let running = state.running.lock().unwrap_or_else(|e| e.into_inner());
         running
@@ -410,8 +530,9 @@ async fn resubscribe(p: TaskIdParams, state: &AppState, caller: &Caller, request
     let skill = Some(rec.skill.clone());
     match rx {
         Some(rx) if !rec.state().is_terminal() => {
-            let response: StreamFn =
-                Box::new(move |id| sse_events(id, Some(StreamEvent::Task(rec.task)), rx, HeaderMap::new()));
+            let response: StreamFn = Box::new(move |id| {
+                sse_events(id, Some(StreamEvent::Task(rec.task)), rx, HeaderMap::new())
+            });
             Reply::Stream { skill, response }
         }
         _ => {
@@ -424,15 +545,17 @@ async fn resubscribe(p: TaskIdParams, state: &AppState, caller: &Caller, request
                 is_final: true,
                 metadata: None,
             }));
-            let response: StreamFn =
-                Box::new(move |id| sse_events(id, Some(StreamEvent::Task(rec.task)), rx, HeaderMap::new()));
+            let response: StreamFn = Box::new(move |id| {
+                sse_events(id, Some(StreamEvent::Task(rec.task)), rx, HeaderMap::new())
+            });
             Reply::Stream { skill, response }
         }
     }
 }
 
 fn event_of(id: &JsonRpcId, ev: &StreamEvent) -> Event {
-    let resp = JsonRpcResponse::success(id.clone(), serde_json::to_value(ev).unwrap_or(Value::Null));
+    let resp =
+        JsonRpcResponse::success(id.clone(), serde_json::to_value(ev).unwrap_or(Value::Null));
     Event::default().data(serde_json::to_string(&resp).unwrap_or_default())
 }
 
@@ -441,7 +564,12 @@ fn is_final(ev: &StreamEvent) -> bool {
 }
 
 /// An SSE response: `first`, then every event of `rx` up to the final status.
-fn sse_events(id: JsonRpcId, first: Option<StreamEvent>, rx: broadcast::Receiver<StreamEvent>, headers: HeaderMap) -> Response {
+fn sse_events(
+    id: JsonRpcId,
+    first: Option<StreamEvent>,
+    rx: broadcast::Receiver<StreamEvent>,
+    headers: HeaderMap,
+) -> Response {
     let init = first.map(|e| event_of(&id, &e));
     let stream = futures::stream::unfold((init, Some(rx), id), |(init, rx, id)| async move {
         if let Some(ev) = init {
@@ -463,7 +591,9 @@ fn sse_events(id: JsonRpcId, first: Option<StreamEvent>, rx: broadcast::Receiver
             }
         }
     });
-    let mut resp = Sse::new(stream).keep_alive(KeepAlive::default()).into_response();
+    let mut resp = Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response();
     resp.headers_mut().extend(headers);
     resp
 }
@@ -474,6 +604,8 @@ pub(crate) fn sse_error(id: JsonRpcId, error: RpcError) -> Response {
     let ev = Event::default().data(serde_json::to_string(&resp).unwrap_or_default());
     let stream = futures::stream::iter([Ok::<Event, Infallible>(ev)]);
     let mut r = Sse::new(stream).into_response();
-    r.headers_mut().extend(error.headers);
+    for (k, v) in error.headers {
+        r.headers_mut().insert(k, v);
+    }
     r
 }

@@ -58,7 +58,12 @@ impl Metrics {
     pub fn render(&self, tasks_stored: u64, extra: &[(String, f64)]) -> String {
         let mut out = String::new();
         out.push_str("# HELP ecclesia_requests_total JSON-RPC requests by method, skill and outcome.\n# TYPE ecclesia_requests_total counter\n");
-        for ((m, s, o), n) in self.requests.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        for ((m, s, o), n) in self
+            .requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
             let _ = writeln!(
                 out,
                 "ecclesia_requests_total{{method=\"{}\",skill=\"{}\",outcome=\"{}\"}} {n}",
@@ -68,7 +73,12 @@ impl Metrics {
             );
         }
         out.push_str("# HELP ecclesia_request_duration_seconds JSON-RPC request latency by method.\n# TYPE ecclesia_request_duration_seconds histogram\n");
-        for (m, h) in self.latency.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        for (m, h) in self
+            .latency
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
             let m = esc(m);
             for (i, b) in BUCKETS.iter().enumerate() {
                 let _ = writeln!(
@@ -82,12 +92,29 @@ impl Metrics {
                 "ecclesia_request_duration_seconds_bucket{{method=\"{m}\",le=\"+Inf\"}} {}",
                 h.count
             );
-            let _ = writeln!(out, "ecclesia_request_duration_seconds_sum{{method=\"{m}\"}} {}", h.sum);
-            let _ = writeln!(out, "ecclesia_request_duration_seconds_count{{method=\"{m}\"}} {}", h.count);
+            let _ = writeln!(
+                out,
+                "ecclesia_request_duration_seconds_sum{{method=\"{m}\"}} {}",
+                h.sum
+            );
+            let _ = writeln!(
+                out,
+                "ecclesia_request_duration_seconds_count{{method=\"{m}\"}} {}",
+                h.count
+            );
         }
         out.push_str("# HELP ecclesia_rate_limited_total Requests refused by a rate limit, by pool.\n# TYPE ecclesia_rate_limited_total counter\n");
-        for (p, n) in self.rate_limited.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-            let _ = writeln!(out, "ecclesia_rate_limited_total{{pool=\"{}\"}} {n}", esc(p));
+        for (p, n) in self
+            .rate_limited
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            let _ = writeln!(
+                out,
+                "ecclesia_rate_limited_total{{pool=\"{}\"}} {n}",
+                esc(p)
+            );
         }
         out.push_str("# HELP ecclesia_tasks_stored Tasks stored and not expired.\n# TYPE ecclesia_tasks_stored gauge\n");
         let _ = writeln!(out, "ecclesia_tasks_stored {tasks_stored}");
@@ -99,7 +126,9 @@ impl Metrics {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+    s.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }
 
 pub(crate) async fn metrics_handler(State(state): State<AppState>) -> impl IntoResponse {
@@ -113,7 +142,10 @@ pub(crate) async fn metrics_handler(State(state): State<AppState>) -> impl IntoR
         if let Some(obj) = skill.status().as_object() {
             for (k, v) in obj {
                 if let Some(n) = v.as_f64() {
-                    extra.push((format!("ecclesia_skill_{}_{}", skill.card().id, sanitize(k)), n));
+                    extra.push((
+                        format!("ecclesia_skill_{}_{}", skill.card().id, sanitize(k)),
+                        n,
+                    ));
                 }
             }
         }

@@ -69,7 +69,10 @@ impl RateLimiter for InMemoryLimiter {
         let mut decisions = Vec::with_capacity(pools.len());
         for p in pools {
             let q = hits.entry(p.key.clone()).or_default();
-            while q.front().is_some_and(|t| now.duration_since(*t) >= self.window) {
+            while q
+                .front()
+                .is_some_and(|t| now.duration_since(*t) >= self.window)
+            {
                 q.pop_front();
             }
             let used = q.len() as u32;
@@ -122,17 +125,27 @@ mod tests {
             assert!(d.allowed);
             assert_eq!(d.remaining, 2 - i);
         }
-        let d = l.acquire(&[pool("a", 3)], t0 + Duration::from_secs(10)).unwrap();
+        let d = l
+            .acquire(&[pool("a", 3)], t0 + Duration::from_secs(10))
+            .unwrap();
         assert!(!d.allowed);
         assert_eq!(d.reset_secs, 50);
-        assert!(l.acquire(&[pool("a", 3)], t0 + Duration::from_secs(61)).unwrap().allowed);
+        assert!(
+            l.acquire(&[pool("a", 3)], t0 + Duration::from_secs(61))
+                .unwrap()
+                .allowed
+        );
     }
 
     #[test]
     fn all_or_nothing() {
         let l = InMemoryLimiter::default();
         let t = Instant::now();
-        assert!(l.acquire(&[pool("send", 5), pool("qa", 1)], t).unwrap().allowed);
+        assert!(
+            l.acquire(&[pool("send", 5), pool("qa", 1)], t)
+                .unwrap()
+                .allowed
+        );
         let d = l.acquire(&[pool("send", 5), pool("qa", 1)], t).unwrap();
         assert!(!d.allowed);
         assert_eq!(d.pool, "qa");

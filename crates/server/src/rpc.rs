@@ -22,7 +22,9 @@ pub(crate) fn json_response(status: StatusCode, resp: &JsonRpcResponse) -> Respo
 
 pub(crate) fn error_response(id: JsonRpcId, err: RpcError) -> Response {
     let mut resp = json_response(err.status, &JsonRpcResponse::error(id, err.error));
-    resp.headers_mut().extend(err.headers);
+    for (k, v) in err.headers {
+        resp.headers_mut().insert(k, v);
+    }
     resp
 }
 
@@ -57,6 +59,7 @@ async fn read_body(state: &AppState, body: Body) -> Result<Bytes, Response> {
 }
 
 /// Validate the envelope; on error, the id to echo and the error.
+#[allow(clippy::result_large_err)]
 fn parse_envelope(bytes: &[u8]) -> Result<(JsonRpcId, Method), (JsonRpcId, RpcError)> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
         (
@@ -87,7 +90,10 @@ fn parse_envelope(bytes: &[u8]) -> Result<(JsonRpcId, Method), (JsonRpcId, RpcEr
     if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err((
             id,
-            RpcError::new(codes::INVALID_REQUEST, "the request must carry \"jsonrpc\": \"2.0\""),
+            RpcError::new(
+                codes::INVALID_REQUEST,
+                "the request must carry \"jsonrpc\": \"2.0\"",
+            ),
         ));
     }
     let method = match obj.get("method") {
@@ -120,14 +126,18 @@ pub(crate) async fn rpc_handler(
     let caller = match caller {
         Ok(c) => c,
         Err(e) => {
-            state.metrics.record("-", "-", "unauthorized", started.elapsed());
+            state
+                .metrics
+                .record("-", "-", "unauthorized", started.elapsed());
             return e.into_response();
         }
     };
     let bytes = match read_body(&state, body).await {
         Ok(b) => b,
         Err(r) => {
-            state.metrics.record("-", "-", "bad_body", started.elapsed());
+            state
+                .metrics
+                .record("-", "-", "bad_body", started.elapsed());
             return r;
         }
     };
@@ -141,18 +151,27 @@ pub(crate) async fn rpc_handler(
         }
     };
     let name = method.name();
-    let span = tracing::info_span!("rpc", request_id = %request_id, method = name, caller = %caller.id);
+    let span =
+        tracing::info_span!("rpc", request_id = %request_id, method = name, caller = %caller.id);
     let _enter = span.enter();
     drop(_enter);
     let reply = methods::apply(method, &state, &caller, &request_id).await;
     let (skill, outcome, resp) = match reply {
-        Reply::Json { skill, result, headers } => {
+        Reply::Json {
+            skill,
+            result,
+            headers,
+        } => {
             let mut r = json_response(StatusCode::OK, &JsonRpcResponse::success(id, result));
             r.headers_mut().extend(headers);
             (skill, "ok".to_string(), r)
         }
         Reply::Stream { skill, response } => (skill, "stream".to_string(), response(id)),
-        Reply::Error { skill, error, stream } => {
+        Reply::Error {
+            skill,
+            error,
+            stream,
+        } => {
             let code = error.error.code.to_string();
             if error.error.code == codes::RATE_LIMITED {
                 state.metrics.rate_limited(skill.as_deref().unwrap_or("-"));
@@ -165,9 +184,12 @@ pub(crate) async fn rpc_handler(
             (skill, code, r)
         }
     };
-    state
-        .metrics
-        .record(name, skill.as_deref().unwrap_or("-"), &outcome, started.elapsed());
+    state.metrics.record(
+        name,
+        skill.as_deref().unwrap_or("-"),
+        &outcome,
+        started.elapsed(),
+    );
     tracing::info!(request_id = %request_id, method = name, outcome = %outcome, elapsed_ms = started.elapsed().as_millis() as u64, "request");
     resp
 }

@@ -19,7 +19,7 @@ use tokio::sync::broadcast;
 #[derive(Debug)]
 pub(crate) enum Outcome {
     /// The task reached a terminal state (completed, failed or canceled).
-    Done(TaskRecord),
+    Done(Box<TaskRecord>),
     /// The skill refused the parameters: the blocking caller gets -32602.
     InvalidParams(String),
 }
@@ -74,7 +74,13 @@ fn status_event(rec: &TaskRecord, is_final: bool) -> StreamEvent {
     })
 }
 
-fn artifact_event(rec_id: &str, ctx_id: &str, artifact: Artifact, append: bool, last: bool) -> StreamEvent {
+fn artifact_event(
+    rec_id: &str,
+    ctx_id: &str,
+    artifact: Artifact,
+    append: bool,
+    last: bool,
+) -> StreamEvent {
     StreamEvent::Artifact(TaskArtifactUpdateEvent {
         task_id: rec_id.to_string(),
         context_id: ctx_id.to_string(),
@@ -103,7 +109,10 @@ pub(crate) async fn start(
     mut rec: TaskRecord,
     skill: Arc<dyn Skill>,
     req: SkillRequest,
-) -> (broadcast::Receiver<StreamEvent>, tokio::task::JoinHandle<Outcome>) {
+) -> (
+    broadcast::Receiver<StreamEvent>,
+    tokio::task::JoinHandle<Outcome>,
+) {
     let (tx, rx) = broadcast::channel(4096);
     let stop = Arc::new(AtomicBool::new(false));
     let canceled = Arc::new(AtomicBool::new(false));
@@ -151,13 +160,20 @@ async fn run(
         let sink_tx = tx.clone();
         let sink_streamed = streamed.clone();
         let (tid, cid) = (task_id.clone(), ctx_id.clone());
-        let ctx = SkillContext::new(timeout, stop.clone()).with_sink(move |chunk: ArtifactChunk| {
-            sink_streamed
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(chunk.artifact.artifact_id.clone());
-            let _ = sink_tx.send(artifact_event(&tid, &cid, chunk.artifact, chunk.append, chunk.last_chunk));
-        });
+        let ctx =
+            SkillContext::new(timeout, stop.clone()).with_sink(move |chunk: ArtifactChunk| {
+                sink_streamed
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(chunk.artifact.artifact_id.clone());
+                let _ = sink_tx.send(artifact_event(
+                    &tid,
+                    &cid,
+                    chunk.artifact,
+                    chunk.append,
+                    chunk.last_chunk,
+                ));
+            });
         let join = tokio::task::spawn_blocking(move || skill.run(&req, &ctx));
         match tokio::time::timeout(timeout + std::time::Duration::from_secs(1), join).await {
             Ok(Ok(r)) => r.map_err(Some),
@@ -176,7 +192,8 @@ async fn run(
     let mut invalid = None;
     match result {
         Ok(artifacts) => {
-            let already: HashSet<String> = streamed.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            let already: HashSet<String> =
+                streamed.lock().unwrap_or_else(|e| e.into_inner()).clone();
             for a in &artifacts {
                 let append = already.contains(&a.artifact_id);
                 if !append {
@@ -184,16 +201,28 @@ async fn run(
                 } else {
                     // The full artifact replaces the streamed chunks for late readers; live
                     // readers already have the text, so only close the artifact.
-                    let closing = Artifact { parts: Vec::new(), ..a.clone() };
+                    let closing = Artifact {
+                        parts: Vec::new(),
+                        ..a.clone()
+                    };
                     let _ = tx.send(artifact_event(&task_id, &ctx_id, closing, true, true));
                 }
             }
             let reply: Vec<Part> = artifacts
                 .first()
-                .map(|a| a.parts.iter().filter(|p| matches!(p, Part::Text { .. })).cloned().collect())
+                .map(|a| {
+                    a.parts
+                        .iter()
+                        .filter(|p| matches!(p, Part::Text { .. }))
+                        .cloned()
+                        .collect()
+                })
                 .unwrap_or_default();
             let reply = if reply.is_empty() {
-                vec![Part::text(format!("Completed with {} artifact(s).", artifacts.len()))]
+                vec![Part::text(format!(
+                    "Completed with {} artifact(s).",
+                    artifacts.len()
+                ))]
             } else {
                 reply
             };
@@ -204,7 +233,13 @@ async fn run(
             rec.set_status(status(TaskState::Completed, now));
         }
         Err(Some(SkillError::InvalidParams(m))) => {
-            rec.set_status(status_with_text(TaskState::Rejected, &m, now, &task_id, &ctx_id));
+            rec.set_status(status_with_text(
+                TaskState::Rejected,
+                &m,
+                now,
+                &task_id,
+                &ctx_id,
+            ));
             invalid = Some(m);
         }
         Err(Some(SkillError::Canceled)) if !canceled.load(Ordering::Relaxed) => {
@@ -212,10 +247,22 @@ async fn run(
                 "the skill did not finish within {} seconds",
                 timeout.as_secs()
             );
-            rec.set_status(status_with_text(TaskState::Failed, &m, now, &task_id, &ctx_id));
+            rec.set_status(status_with_text(
+                TaskState::Failed,
+                &m,
+                now,
+                &task_id,
+                &ctx_id,
+            ));
         }
         Err(Some(SkillError::Unavailable(m))) => {
-            rec.set_status(status_with_text(TaskState::Failed, &m, now, &task_id, &ctx_id));
+            rec.set_status(status_with_text(
+                TaskState::Failed,
+                &m,
+                now,
+                &task_id,
+                &ctx_id,
+            ));
         }
         Err(Some(SkillError::Internal(m))) => {
             tracing::error!(task = %task_id, error = %m, "skill failed");
@@ -266,21 +313,21 @@ async fn run(
             _ => rec,
         };
         remove(state);
-        return Outcome::Done(rec);
+        return Outcome::Done(Box::new(rec));
     }
     put(state, &rec).await;
     remove(state);
     let _ = tx.send(status_event(&rec, true));
     match invalid {
         Some(m) => Outcome::InvalidParams(m),
-        None => Outcome::Done(rec),
+        None => Outcome::Done(Box::new(rec)),
     }
 }
 
 /// What a cancel found.
 pub(crate) enum CancelResult {
     /// It was running here and is now canceled.
-    Canceled(TaskRecord),
+    Canceled(Box<TaskRecord>),
     /// It is not running in this process (look in the store).
     NotRunning,
     /// It is completing right now: too late to cancel.
@@ -290,7 +337,7 @@ pub(crate) enum CancelResult {
 /// Cancel a running task of `owner`.
 pub(crate) async fn cancel(state: &AppState, id: &str, owner: &str) -> CancelResult {
     match cancel_inner(state, id, owner).await {
-        Some(Ok(rec)) => CancelResult::Canceled(rec),
+        Some(Ok(rec)) => CancelResult::Canceled(Box::new(rec)),
         Some(Err(())) => CancelResult::Finishing,
         None => CancelResult::NotRunning,
     }
@@ -317,7 +364,13 @@ async fn cancel_inner(state: &AppState, id: &str, owner: &str) -> Option<Result<
         .ok()?
         .ok()??;
     let (tid, cid) = (rec.task.id.clone(), rec.task.context_id.clone());
-    rec.set_status(status_with_text(TaskState::Canceled, "canceled by the caller", now, &tid, &cid));
+    rec.set_status(status_with_text(
+        TaskState::Canceled,
+        "canceled by the caller",
+        now,
+        &tid,
+        &cid,
+    ));
     put(state, &rec).await;
     let _ = events.send(status_event(&rec, true));
     Some(Ok(rec))

@@ -68,14 +68,28 @@ pub struct AppState {
 impl AppState {
     /// State over the SQLite database `<store>/state.sqlite` (created if needed).
     /// Tasks a previous process left unfinished are marked failed.
-    pub fn open(config: ServerConfig, registry: SkillRegistry, store_dir: &Path) -> anyhow::Result<Self> {
+    pub fn open(
+        config: ServerConfig,
+        registry: SkillRegistry,
+        store_dir: &Path,
+    ) -> anyhow::Result<Self> {
         std::fs::create_dir_all(store_dir)?;
         let db = Arc::new(SqliteStore::open(&store_dir.join("state.sqlite"))?);
         let failed = db.fail_unfinished(chrono::Utc::now())?;
         if failed > 0 {
-            tracing::warn!(failed, "tasks left unfinished by the previous run were marked failed");
+            tracing::warn!(
+                failed,
+                "tasks left unfinished by the previous run were marked failed"
+            );
         }
-        Ok(Self::with_parts(config, registry, db.clone(), db.clone(), Some(db), Arc::new(SystemClock)))
+        Ok(Self::with_parts(
+            config,
+            registry,
+            db.clone(),
+            db.clone(),
+            Some(db),
+            Arc::new(SystemClock),
+        ))
     }
 
     /// State from explicit parts (tests inject a store and a clock here).
@@ -87,7 +101,12 @@ impl AppState {
         sqlite: Option<Arc<SqliteStore>>,
         clock: Arc<dyn Clock>,
     ) -> Self {
-        let card = agent_card(&registry, &config.public_url, &config.version, config.anonymous);
+        let card = agent_card(
+            &registry,
+            &config.public_url,
+            &config.version,
+            config.anonymous,
+        );
         let (tx, _) = watch::channel(false);
         AppState {
             permits: Arc::new(Semaphore::new(config.max_concurrent_skills.max(1))),

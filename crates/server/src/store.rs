@@ -54,7 +54,12 @@ pub trait TaskStore: Send + Sync {
     /// Insert or replace a task.
     fn put(&self, rec: &TaskRecord) -> Result<(), StoreError>;
     /// The task `id` of `owner`, unless it expired; another owner's task is `None`.
-    fn get(&self, id: &str, owner: &str, now: DateTime<Utc>) -> Result<Option<TaskRecord>, StoreError>;
+    fn get(
+        &self,
+        id: &str,
+        owner: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<TaskRecord>, StoreError>;
     /// Delete expired tasks; returns how many.
     fn purge_expired(&self, now: DateTime<Utc>) -> Result<usize, StoreError>;
     /// Tasks stored and not expired.
@@ -160,7 +165,12 @@ impl TaskStore for SqliteStore {
         Ok(())
     }
 
-    fn get(&self, id: &str, owner: &str, now: DateTime<Utc>) -> Result<Option<TaskRecord>, StoreError> {
+    fn get(
+        &self,
+        id: &str,
+        owner: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<TaskRecord>, StoreError> {
         let row = self
             .lock()
             .query_row(

@@ -11,7 +11,10 @@ fn keyed() -> Harness {
 #[track_caller]
 fn check_401(r: &Resp) {
     assert_eq!(r.status, 401, "{}", r.text());
-    assert!(r.headers["www-authenticate"].to_str().unwrap().starts_with("Bearer"));
+    assert!(r.headers["www-authenticate"]
+        .to_str()
+        .unwrap()
+        .starts_with("Bearer"));
 }
 
 #[tokio::test]
@@ -21,7 +24,10 @@ async fn no_key_wrong_key_revoked_key() {
     check_401(&h.rpc(body.clone(), None).await);
     check_401(&h.rpc(body.clone(), Some("ecc_wrong")).await);
     let token = h.key("pro");
-    assert_eq!(h.rpc(body.clone(), Some(&token)).await.json()["result"]["status"]["state"], "completed");
+    assert_eq!(
+        h.rpc(body.clone(), Some(&token)).await.json()["result"]["status"]["state"],
+        "completed"
+    );
     let id = h.db.list_keys().unwrap()[0].id.clone();
     assert_eq!(h.db.revoke_key(&id).unwrap(), 1);
     check_401(&h.rpc(body, Some(&token)).await);
@@ -36,7 +42,10 @@ async fn malformed_authorization_header() {
         .body(axum::body::Body::from(serde_json::to_vec(&body).unwrap()))
         .unwrap();
     use tower::ServiceExt;
-    let r = ecclesia_server::router(h.state.clone()).oneshot(req).await.unwrap();
+    let r = ecclesia_server::router(h.state.clone())
+        .oneshot(req)
+        .await
+        .unwrap();
     assert_eq!(r.status(), 401);
 }
 
@@ -44,9 +53,17 @@ async fn malformed_authorization_header() {
 async fn free_plan_gets_plan_required() {
     let h = keyed();
     let token = h.key("free");
-    let r = h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "hi"}])), Some(&token)).await;
+    let r = h
+        .rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+            Some(&token),
+        )
+        .await;
     check_error(&r, -32005, json!(1));
-    assert!(r.json()["error"]["message"].as_str().unwrap().contains("PLAN_REQUIRED"));
+    assert!(r.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("PLAN_REQUIRED"));
 }
 
 #[tokio::test]
@@ -55,14 +72,25 @@ async fn only_the_hash_is_stored() {
     let token = h.key("pro");
     assert!(token.starts_with("ecc_") && token.len() > 60);
     assert_eq!(h.db.verify(&token).unwrap().unwrap().plan, "pro");
-    let dump: Vec<String> = h.db.list_keys().unwrap().iter().map(|k| format!("{k:?}")).collect();
+    let dump: Vec<String> =
+        h.db.list_keys()
+            .unwrap()
+            .iter()
+            .map(|k| format!("{k:?}"))
+            .collect();
     assert!(!dump.concat().contains(&token[4..]));
 }
 
 #[tokio::test]
 async fn card_and_health_need_no_key() {
     let h = keyed();
-    for p in ["/.well-known/agent-card.json", "/.well-known/agent.json", "/healthz", "/readyz", "/metrics"] {
+    for p in [
+        "/.well-known/agent-card.json",
+        "/.well-known/agent.json",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+    ] {
         assert_eq!(h.get(p).await.status, 200, "{p}");
     }
     let card = h.get("/.well-known/agent-card.json").await.json();
@@ -73,8 +101,19 @@ async fn card_and_health_need_no_key() {
 #[tokio::test]
 async fn anonymous_only_when_enabled() {
     let h = harness();
-    let r = h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "hi"}])), None).await;
+    let r = h
+        .rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+            None,
+        )
+        .await;
     assert_eq!(r.json()["result"]["status"]["state"], "completed");
     // A wrong key is still refused in anonymous mode.
-    check_401(&h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "hi"}])), Some("nope")).await);
+    check_401(
+        &h.rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+            Some("nope"),
+        )
+        .await,
+    );
 }

@@ -50,7 +50,10 @@ async fn python_sdk_client() {
     let _ = server.await;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "sdk client failed:\n{stdout}\n{stderr}");
+    assert!(
+        out.status.success(),
+        "sdk client failed:\n{stdout}\n{stderr}"
+    );
     assert!(stdout.contains("OK card"), "{stdout}");
     assert!(stdout.contains("OK send"), "{stdout}");
     assert!(stdout.contains("OK stream"), "{stdout}");

@@ -14,7 +14,10 @@ async fn burst_past_the_pool_gets_429() {
         let r = h.rpc(body.clone(), Some(&token)).await;
         assert_eq!(r.status, 200, "request {i}");
         assert_eq!(r.headers["ratelimit-limit"], "15");
-        assert_eq!(r.headers["ratelimit-remaining"], (14 - i).to_string().as_str());
+        assert_eq!(
+            r.headers["ratelimit-remaining"],
+            (14 - i).to_string().as_str()
+        );
     }
     let r = h.rpc(body.clone(), Some(&token)).await;
     assert_eq!(r.status, 429);
@@ -47,7 +50,12 @@ async fn catholic_qa_pool_is_separate_and_stricter() {
     assert_eq!(r.status, 429);
     assert_eq!(r.json()["error"]["data"]["pool"], "catholic_qa");
     // Other skills still work: the send pool has 13 left.
-    let r = h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "hi"}])), Some(&token)).await;
+    let r = h
+        .rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+            Some(&token),
+        )
+        .await;
     assert_eq!(r.status, 200);
     assert_eq!(r.headers["ratelimit-remaining"], "12");
 }
@@ -56,14 +64,29 @@ async fn catholic_qa_pool_is_separate_and_stricter() {
 async fn tasks_get_and_cancel_are_not_counted() {
     let h = harness_with(ServerConfig::default());
     let token = h.key("pro");
-    let r = h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "hi"}])), Some(&token)).await;
+    let r = h
+        .rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+            Some(&token),
+        )
+        .await;
     let id = r.json()["result"]["id"].as_str().unwrap().to_string();
     for _ in 0..40 {
-        let r = h.rpc(json!({"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {"id": id}}), Some(&token)).await;
+        let r = h
+            .rpc(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {"id": id}}),
+                Some(&token),
+            )
+            .await;
         assert_eq!(r.status, 200);
         assert!(!r.headers.contains_key("ratelimit-limit"));
     }
-    let r = h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "hi"}])), Some(&token)).await;
+    let r = h
+        .rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+            Some(&token),
+        )
+        .await;
     assert_eq!(r.headers["ratelimit-remaining"], "13");
 }
 
@@ -71,14 +94,29 @@ async fn tasks_get_and_cancel_are_not_counted() {
 async fn anonymous_on_loopback_is_unlimited() {
     let h = harness();
     for _ in 0..30 {
-        assert_eq!(h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "hi"}])), None).await.status, 200);
+        assert_eq!(
+            h.rpc(
+                send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+                None
+            )
+            .await
+            .status,
+            200
+        );
     }
 }
 
 #[test]
 fn anonymous_elsewhere_gets_pro_limits() {
-    let c = ServerConfig { listen: "0.0.0.0:80".parse().unwrap(), anonymous: true, ..ServerConfig::default() };
+    let c = ServerConfig {
+        listen: "0.0.0.0:80".parse().unwrap(),
+        anonymous: true,
+        ..ServerConfig::default()
+    };
     assert_eq!(c.anonymous_plan().send_per_minute, Some(15));
-    let c = ServerConfig { anonymous: true, ..ServerConfig::default() };
+    let c = ServerConfig {
+        anonymous: true,
+        ..ServerConfig::default()
+    };
     assert_eq!(c.anonymous_plan().send_per_minute, None);
 }

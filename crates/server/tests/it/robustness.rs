@@ -7,27 +7,52 @@ use serde_json::json;
 
 #[tokio::test]
 async fn oversized_body_is_refused() {
-    let h = harness_with(ServerConfig { anonymous: true, body_limit: 1024, ..ServerConfig::default() });
+    let h = harness_with(ServerConfig {
+        anonymous: true,
+        body_limit: 1024,
+        ..ServerConfig::default()
+    });
     let big = "x".repeat(4096);
-    let r = h.rpc(send(Some("echo"), json!([{"kind": "text", "text": big}])), None).await;
+    let r = h
+        .rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": big}])),
+            None,
+        )
+        .await;
     assert_eq!(r.status, 413);
     assert_eq!(r.json()["error"]["code"], -32600);
-    assert!(r.json()["error"]["message"].as_str().unwrap().contains("1024"));
+    assert!(r.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("1024"));
 }
 
 #[tokio::test]
 async fn oversized_text_within_body_limit_is_invalid_params() {
     let h = harness();
     let big = "x".repeat(30_000);
-    check_error(&h.rpc(send(Some("echo"), json!([{"kind": "text", "text": big}])), None).await, -32602, json!(1));
+    check_error(
+        &h.rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": big}])),
+            None,
+        )
+        .await,
+        -32602,
+        json!(1),
+    );
 }
 
 #[tokio::test]
 async fn truncated_and_non_utf8() {
     let h = harness();
-    let full = serde_json::to_string(&send(Some("echo"), json!([{"kind": "text", "text": "hi"}]))).unwrap();
+    let full = serde_json::to_string(&send(Some("echo"), json!([{"kind": "text", "text": "hi"}])))
+        .unwrap();
     for cut in [1, 10, full.len() / 2, full.len() - 1] {
-        check_error(&h.raw(full[..cut].to_string(), None).await, -32700, json!(null));
+        check_error(
+            &h.raw(full[..cut].to_string(), None).await,
+            -32700,
+            json!(null),
+        );
     }
     let mut bytes = full.clone().into_bytes();
     let pos = full.find("hi").unwrap();
@@ -45,7 +70,9 @@ async fn deep_nesting() {
     for _ in 0..100 {
         data = format!("{{\"a\":{data}}}");
     }
-    let body = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"message/send","params":{{"message":{{"kind":"message","messageId":"m","role":"user","metadata":{{"skillId":"echo"}},"parts":[{{"kind":"data","data":{data}}}]}}}}}}"#);
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"message/send","params":{{"message":{{"kind":"message","messageId":"m","role":"user","metadata":{{"skillId":"echo"}},"parts":[{{"kind":"data","data":{data}}}]}}}}}}"#
+    );
     let r = h.raw(body, None).await;
     assert_eq!(r.status, 200);
 }
@@ -82,8 +109,17 @@ async fn wrong_types_in_every_field() {
         assert_eq!(r.json()["error"]["code"], -32602, "{path:?} = {bad}");
         check_error(&r, -32602, json!(1));
     }
-    for part in [json!({"kind": "text"}), json!({"kind": "text", "text": 5}), json!({"kind": "file", "file": 3}), json!({"text": "no kind"})] {
-        check_error(&h.rpc(send(Some("echo"), json!([part])), None).await, -32602, json!(1));
+    for part in [
+        json!({"kind": "text"}),
+        json!({"kind": "text", "text": 5}),
+        json!({"kind": "file", "file": 3}),
+        json!({"text": "no kind"}),
+    ] {
+        check_error(
+            &h.rpc(send(Some("echo"), json!([part])), None).await,
+            -32602,
+            json!(1),
+        );
     }
 }
 
@@ -92,7 +128,11 @@ async fn two_hundred_concurrent_requests() {
     let h = harness();
     let mut handles = Vec::new();
     for i in 0..200 {
-        let h2 = Harness { state: h.state.clone(), db: h.db.clone(), clock: h.clock.clone() };
+        let h2 = Harness {
+            state: h.state.clone(),
+            db: h.db.clone(),
+            clock: h.clock.clone(),
+        };
         handles.push(tokio::spawn(async move {
             let r = match i % 4 {
                 0 => h2.rpc(send(Some("echo"), json!([{"kind": "text", "text": format!("n{i}")}])), None).await,
@@ -103,12 +143,20 @@ async fn two_hundred_concurrent_requests() {
             (i, r.status, r.json())
         }));
     }
-    let res = tokio::time::timeout(std::time::Duration::from_secs(60), futures::future::join_all(handles)).await.expect("no hang");
+    let res = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        futures::future::join_all(handles),
+    )
+    .await
+    .expect("no hang");
     for r in res {
         let (i, status, v) = r.unwrap();
         assert_eq!(status, 200);
         match i % 4 {
-            0 => assert_eq!(v["result"]["artifacts"][0]["parts"][0]["text"], format!("n{i}")),
+            0 => assert_eq!(
+                v["result"]["artifacts"][0]["parts"][0]["text"],
+                format!("n{i}")
+            ),
             1 => assert_eq!(v["error"]["code"], -32700),
             2 => assert_eq!(v["error"]["code"], -32001),
             _ => assert_eq!(v["result"]["status"]["state"], "failed"),

@@ -5,7 +5,8 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use ecclesia_a2a::{AgentSkill, Artifact, Part};
 use ecclesia_core::{
-    artifact, skill_card, ArtifactChunk, Skill, SkillContext, SkillError, SkillRegistry, SkillRequest,
+    artifact, skill_card, ArtifactChunk, Skill, SkillContext, SkillError, SkillRegistry,
+    SkillRequest,
 };
 use ecclesia_server::{AppState, Clock, KeyStore, ManualClock, ServerConfig, SqliteStore};
 use http_body_util::BodyExt;
@@ -22,7 +23,9 @@ impl Skill for Echo {
     }
     fn run(&self, req: &SkillRequest, _: &SkillContext) -> Result<Vec<Artifact>, SkillError> {
         if req.text.as_deref() == Some("bad") {
-            return Err(SkillError::InvalidParams("the text must not be \"bad\"".into()));
+            return Err(SkillError::InvalidParams(
+                "the text must not be \"bad\"".into(),
+            ));
         }
         let mut parts = vec![Part::text(req.text.clone().unwrap_or_default())];
         if !req.data.is_empty() {
@@ -69,7 +72,10 @@ impl Skill for Chunky {
         let words = ["one ", "two ", "three"];
         for (i, w) in words.iter().enumerate() {
             ctx.emit(ArtifactChunk {
-                artifact: Artifact { parts: vec![Part::text(*w)], ..full.clone() },
+                artifact: Artifact {
+                    parts: vec![Part::text(*w)],
+                    ..full.clone()
+                },
                 append: i > 0,
                 last_chunk: false,
             });
@@ -84,7 +90,10 @@ impl Skill for Chunky {
 
 pub fn registry() -> SkillRegistry {
     let mut r = SkillRegistry::default();
-    r.register(Chunky).register(Echo).register(Slow).register(Boom);
+    r.register(Chunky)
+        .register(Echo)
+        .register(Slow)
+        .register(Boom);
     r
 }
 
@@ -110,7 +119,10 @@ pub fn harness_with(config: ServerConfig) -> Harness {
 
 /// Anonymous, unlimited (loopback) server with the test skills.
 pub fn harness() -> Harness {
-    harness_with(ServerConfig { anonymous: true, ..ServerConfig::default() })
+    harness_with(ServerConfig {
+        anonymous: true,
+        ..ServerConfig::default()
+    })
 }
 
 pub struct Resp {
@@ -121,9 +133,8 @@ pub struct Resp {
 
 impl Resp {
     pub fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
-            panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body))
-        })
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
     }
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).to_string()
@@ -150,8 +161,18 @@ impl Harness {
             .unwrap();
         let status = resp.status();
         let headers = resp.headers().clone();
-        let body = resp.into_body().collect().await.unwrap().to_bytes().to_vec();
-        Resp { status, headers, body }
+        let body = resp
+            .into_body()
+            .collect()
+            .await
+            .unwrap()
+            .to_bytes()
+            .to_vec();
+        Resp {
+            status,
+            headers,
+            body,
+        }
     }
 
     pub async fn rpc(&self, body: Value, token: Option<&str>) -> Resp {
@@ -165,8 +186,18 @@ impl Harness {
             .unwrap();
         let status = resp.status();
         let headers = resp.headers().clone();
-        let body = resp.into_body().collect().await.unwrap().to_bytes().to_vec();
-        Resp { status, headers, body }
+        let body = resp
+            .into_body()
+            .collect()
+            .await
+            .unwrap()
+            .to_bytes()
+            .to_vec();
+        Resp {
+            status,
+            headers,
+            body,
+        }
     }
 
     pub fn key(&self, plan: &str) -> String {
@@ -175,7 +206,8 @@ impl Harness {
 }
 
 pub fn send(skill: Option<&str>, parts: Value) -> Value {
-    let mut message = json!({"kind": "message", "messageId": uuid(), "role": "user", "parts": parts});
+    let mut message =
+        json!({"kind": "message", "messageId": uuid(), "role": "user", "parts": parts});
     if let Some(s) = skill {
         message["metadata"] = json!({"skillId": s});
     }
@@ -199,6 +231,8 @@ pub fn check_error(resp: &Resp, code: i64, id: Value) {
     assert_eq!(v["jsonrpc"], "2.0");
     assert_eq!(v["error"]["code"], code, "{v}");
     assert_eq!(v["id"], id, "{v}");
-    assert!(v["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+    assert!(v["error"]["message"]
+        .as_str()
+        .is_some_and(|m| !m.is_empty()));
     assert!(v.get("result").is_none());
 }

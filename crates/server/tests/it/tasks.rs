@@ -24,7 +24,15 @@ fn nonblocking(skill: &str) -> Value {
 #[tokio::test]
 async fn completed_task_shape() {
     let h = harness();
-    let r = h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "hi"}, {"kind": "data", "data": {"n": 3}}])), None).await;
+    let r = h
+        .rpc(
+            send(
+                Some("echo"),
+                json!([{"kind": "text", "text": "hi"}, {"kind": "data", "data": {"n": 3}}]),
+            ),
+            None,
+        )
+        .await;
     let t = &r.json()["result"];
     assert_eq!(t["kind"], "task");
     assert_eq!(t["status"]["state"], "completed");
@@ -60,17 +68,32 @@ async fn unknown_task_is_32001() {
 async fn ownership() {
     let h = harness_with(ServerConfig::default());
     let (a, b) = (h.key("pro"), h.key("pro"));
-    let id = h.rpc(nonblocking("slow"), Some(&a)).await.json()["result"]["id"].as_str().unwrap().to_string();
+    let id = h.rpc(nonblocking("slow"), Some(&a)).await.json()["result"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     check_error(&h.rpc(get(&id), Some(&b)).await, -32001, json!(5));
     check_error(&h.rpc(cancel(&id), Some(&b)).await, -32001, json!(6));
     assert_eq!(h.rpc(get(&id), Some(&a)).await.json()["result"]["id"], id);
-    assert_eq!(h.rpc(cancel(&id), Some(&a)).await.json()["result"]["status"]["state"], "canceled");
+    assert_eq!(
+        h.rpc(cancel(&id), Some(&a)).await.json()["result"]["status"]["state"],
+        "canceled"
+    );
 }
 
 #[tokio::test]
 async fn expiry_with_injected_clock() {
     let h = harness();
-    let id = h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "hi"}])), None).await.json()["result"]["id"].as_str().unwrap().to_string();
+    let id = h
+        .rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+            None,
+        )
+        .await
+        .json()["result"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     h.clock.advance(chrono::Duration::hours(23));
     assert_eq!(h.rpc(get(&id), None).await.json()["result"]["id"], id);
     h.clock.advance(chrono::Duration::hours(2));
@@ -92,7 +115,16 @@ impl NowForTest for ecclesia_server::ManualClock {
 #[tokio::test]
 async fn history_length_trims() {
     let h = harness();
-    let id = h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "hi"}])), None).await.json()["result"]["id"].as_str().unwrap().to_string();
+    let id = h
+        .rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+            None,
+        )
+        .await
+        .json()["result"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     for (n, expect) in [(0, 0), (1, 1), (2, 2), (10, 2)] {
         let r = h.rpc(json!({"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {"id": id, "historyLength": n}}), None).await;
         let hist = r.json()["result"]["history"].as_array().unwrap().clone();
@@ -103,7 +135,13 @@ async fn history_length_trims() {
     }
     let mut b = send(Some("echo"), json!([{"kind": "text", "text": "hi"}]));
     b["params"]["configuration"] = json!({"historyLength": 1});
-    assert_eq!(h.rpc(b, None).await.json()["result"]["history"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        h.rpc(b, None).await.json()["result"]["history"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 #[tokio::test]
@@ -116,18 +154,30 @@ async fn cancel_running_nonblocking_task() {
     let r = h.rpc(cancel(&id), None).await;
     assert_eq!(r.json()["result"]["status"]["state"], "canceled");
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(h.rpc(get(&id), None).await.json()["result"]["status"]["state"], "canceled");
+    assert_eq!(
+        h.rpc(get(&id), None).await.json()["result"]["status"]["state"],
+        "canceled"
+    );
     check_error(&h.rpc(cancel(&id), None).await, -32002, json!(6));
-    assert!(h.state.running.lock().unwrap().is_empty(), "the run stopped");
+    assert!(
+        h.state.running.lock().unwrap().is_empty(),
+        "the run stopped"
+    );
 }
 
 #[tokio::test]
 async fn nonblocking_task_completes_in_background() {
     let h = harness();
-    let id = h.rpc(nonblocking("echo"), None).await.json()["result"]["id"].as_str().unwrap().to_string();
+    let id = h.rpc(nonblocking("echo"), None).await.json()["result"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let mut state = String::new();
     for _ in 0..100 {
-        state = h.rpc(get(&id), None).await.json()["result"]["status"]["state"].as_str().unwrap().to_string();
+        state = h.rpc(get(&id), None).await.json()["result"]["status"]["state"]
+            .as_str()
+            .unwrap()
+            .to_string();
         if state == "completed" {
             break;
         }
@@ -139,32 +189,72 @@ async fn nonblocking_task_completes_in_background() {
 #[tokio::test]
 async fn terminal_tasks_refuse_messages_and_cancel() {
     let h = harness();
-    let id = h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "hi"}])), None).await.json()["result"]["id"].as_str().unwrap().to_string();
+    let id = h
+        .rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+            None,
+        )
+        .await
+        .json()["result"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     check_error(&h.rpc(cancel(&id), None).await, -32002, json!(6));
     let mut b = send(Some("echo"), json!([{"kind": "text", "text": "again"}]));
     b["params"]["message"]["taskId"] = json!(id);
     let r = h.rpc(b, None).await;
     check_error(&r, -32602, json!(1));
-    assert!(r.json()["error"]["message"].as_str().unwrap().contains("terminal"));
+    assert!(r.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("terminal"));
 }
 
 #[tokio::test]
 async fn panicking_skill_fails_the_task_not_the_server() {
     let h = harness();
-    let r = h.rpc(send(Some("boom"), json!([{"kind": "text", "text": "x"}])), None).await;
+    let r = h
+        .rpc(
+            send(Some("boom"), json!([{"kind": "text", "text": "x"}])),
+            None,
+        )
+        .await;
     let t = &r.json()["result"];
     assert_eq!(t["status"]["state"], "failed");
-    assert!(t["status"]["message"]["parts"][0]["text"].as_str().unwrap().contains("unexpectedly"));
-    assert_eq!(h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "x"}])), None).await.status, 200);
+    assert!(t["status"]["message"]["parts"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("unexpectedly"));
+    assert_eq!(
+        h.rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "x"}])),
+            None
+        )
+        .await
+        .status,
+        200
+    );
 }
 
 #[tokio::test]
 async fn skill_deadline_fails_the_task() {
-    let h = harness_with(ServerConfig { anonymous: true, skill_timeout: Duration::from_millis(200), ..ServerConfig::default() });
-    let r = h.rpc(send(Some("slow"), json!([{"kind": "text", "text": "x"}])), None).await;
+    let h = harness_with(ServerConfig {
+        anonymous: true,
+        skill_timeout: Duration::from_millis(200),
+        ..ServerConfig::default()
+    });
+    let r = h
+        .rpc(
+            send(Some("slow"), json!([{"kind": "text", "text": "x"}])),
+            None,
+        )
+        .await;
     let t = &r.json()["result"];
     assert_eq!(t["status"]["state"], "failed");
-    assert!(t["status"]["message"]["parts"][0]["text"].as_str().unwrap().contains("did not finish"));
+    assert!(t["status"]["message"]["parts"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("did not finish"));
 }
 
 #[tokio::test]
@@ -175,22 +265,48 @@ async fn stream_event_order() {
     b["id"] = json!("s1");
     let r = h.rpc(b, None).await;
     assert_eq!(r.status, 200);
-    assert!(r.headers["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    assert!(r.headers["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
     let events = r.sse();
-    assert!(events.iter().all(|e| e["id"] == "s1" && e["jsonrpc"] == "2.0"));
-    let kinds: Vec<String> = events.iter().map(|e| {
-        let res = &e["result"];
-        match res["kind"].as_str().unwrap() {
-            "status-update" => format!("status:{}", res["status"]["state"].as_str().unwrap()),
-            k => k.to_string(),
-        }
-    }).collect();
-    assert_eq!(kinds, ["task", "status:working", "artifact-update", "artifact-update", "artifact-update", "artifact-update", "status:completed"]);
+    assert!(events
+        .iter()
+        .all(|e| e["id"] == "s1" && e["jsonrpc"] == "2.0"));
+    let kinds: Vec<String> = events
+        .iter()
+        .map(|e| {
+            let res = &e["result"];
+            match res["kind"].as_str().unwrap() {
+                "status-update" => format!("status:{}", res["status"]["state"].as_str().unwrap()),
+                k => k.to_string(),
+            }
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "task",
+            "status:working",
+            "artifact-update",
+            "artifact-update",
+            "artifact-update",
+            "artifact-update",
+            "status:completed"
+        ]
+    );
     assert_eq!(events[2]["result"]["append"], false);
     assert_eq!(events[3]["result"]["append"], true);
     assert_eq!(events[5]["result"]["lastChunk"], true);
     assert_eq!(events.last().unwrap()["result"]["final"], true);
-    let text: String = events[2..5].iter().map(|e| e["result"]["artifact"]["parts"][0]["text"].as_str().unwrap()).collect();
+    let text: String = events[2..5]
+        .iter()
+        .map(|e| {
+            e["result"]["artifact"]["parts"][0]["text"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
     assert_eq!(text, "one two three");
 }
 
@@ -198,20 +314,39 @@ async fn stream_event_order() {
 async fn stream_errors_are_sse_events() {
     let h = harness();
     let r = h.rpc(json!({"jsonrpc": "2.0", "id": 4, "method": "tasks/resubscribe", "params": {"id": "nope"}}), None).await;
-    assert!(r.headers["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    assert!(r.headers["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
     let ev = r.sse();
     assert_eq!(ev.len(), 1);
     assert_eq!(ev[0]["error"]["code"], -32001);
-    assert!(ev[0]["error"]["message"].as_str().unwrap().to_lowercase().contains("not found"));
-    let r = h.rpc(json!({"jsonrpc": "2.0", "id": 4, "method": "message/stream", "params": {}}), None).await;
+    assert!(ev[0]["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_lowercase()
+        .contains("not found"));
+    let r = h
+        .rpc(
+            json!({"jsonrpc": "2.0", "id": 4, "method": "message/stream", "params": {}}),
+            None,
+        )
+        .await;
     assert_eq!(r.sse()[0]["error"]["code"], -32602);
 }
 
 #[tokio::test]
 async fn resubscribe_to_running_and_finished_tasks() {
     let h = harness();
-    let id = h.rpc(nonblocking("slow"), None).await.json()["result"]["id"].as_str().unwrap().to_string();
-    let h2 = Harness { state: h.state.clone(), db: h.db.clone(), clock: h.clock.clone() };
+    let id = h.rpc(nonblocking("slow"), None).await.json()["result"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let h2 = Harness {
+        state: h.state.clone(),
+        db: h.db.clone(),
+        clock: h.clock.clone(),
+    };
     let id2 = id.clone();
     let sub = tokio::spawn(async move {
         h2.rpc(json!({"jsonrpc": "2.0", "id": 8, "method": "tasks/resubscribe", "params": {"id": id2}}), None).await
@@ -224,7 +359,12 @@ async fn resubscribe_to_running_and_finished_tasks() {
     assert_eq!(last["status"]["state"], "canceled");
     assert_eq!(last["final"], true);
     // A finished task: the task, then its final status.
-    let r = h.rpc(json!({"jsonrpc": "2.0", "id": 8, "method": "tasks/resubscribe", "params": {"id": id}}), None).await;
+    let r = h
+        .rpc(
+            json!({"jsonrpc": "2.0", "id": 8, "method": "tasks/resubscribe", "params": {"id": id}}),
+            None,
+        )
+        .await;
     let ev = r.sse();
     assert_eq!(ev.len(), 2);
     assert_eq!(ev[1]["result"]["final"], true);
@@ -233,16 +373,36 @@ async fn resubscribe_to_running_and_finished_tasks() {
 #[tokio::test]
 async fn tasks_survive_a_restart() {
     let dir = tempfile::tempdir().unwrap();
-    let config = ServerConfig { anonymous: true, ..ServerConfig::default() };
+    let config = ServerConfig {
+        anonymous: true,
+        ..ServerConfig::default()
+    };
     let id = {
         let state = AppState::open(config.clone(), registry(), dir.path()).unwrap();
-        let h = Harness { state: state.clone(), db: Arc::new(SqliteStore::in_memory().unwrap()), clock: Arc::new(ecclesia_server::ManualClock::new(chrono::Utc::now())) };
-        let id = h.rpc(send(Some("echo"), json!([{"kind": "text", "text": "keep me"}])), None).await.json()["result"]["id"].as_str().unwrap().to_string();
+        let h = Harness {
+            state: state.clone(),
+            db: Arc::new(SqliteStore::in_memory().unwrap()),
+            clock: Arc::new(ecclesia_server::ManualClock::new(chrono::Utc::now())),
+        };
+        let id = h
+            .rpc(
+                send(Some("echo"), json!([{"kind": "text", "text": "keep me"}])),
+                None,
+            )
+            .await
+            .json()["result"]["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
         state.close();
         id
     };
     let state = AppState::open(config, registry(), dir.path()).unwrap();
-    let h = Harness { state, db: Arc::new(SqliteStore::in_memory().unwrap()), clock: Arc::new(ecclesia_server::ManualClock::new(chrono::Utc::now())) };
+    let h = Harness {
+        state,
+        db: Arc::new(SqliteStore::in_memory().unwrap()),
+        clock: Arc::new(ecclesia_server::ManualClock::new(chrono::Utc::now())),
+    };
     let t = h.rpc(get(&id), None).await.json();
     assert_eq!(t["result"]["status"]["state"], "completed");
     assert_eq!(t["result"]["artifacts"][0]["parts"][0]["text"], "keep me");
