@@ -12,11 +12,9 @@
 use ecclesia_core::{Ingester, SkillRegistry};
 use std::path::PathBuf;
 
-// Domain modules are added here as they land:
-// mod liturgy; mod directory; mod corpus; mod qa;
-pub mod liturgy;
 pub mod corpus;
 pub mod directory;
+pub mod liturgy;
 pub mod qa;
 
 /// What the skills need from the deployment: where the data and the built
@@ -54,26 +52,22 @@ impl SkillEnv {
 
 /// Every domain ingester, in the order `ecclesia ingest` runs them.
 pub fn ingesters() -> Vec<Box<dyn Ingester>> {
-    #[allow(unused_mut)]
     let mut all: Vec<Box<dyn Ingester>> = Vec::new();
     all.extend(liturgy::ingesters());
     all.extend(corpus::ingesters());
     all.extend(directory::ingesters());
     all.extend(qa::ingesters());
-    // all.extend(liturgy::ingesters()); …
     all
 }
 
 /// The registry of every skill whose store is present. A skill whose store is
 /// missing is left out (and absent from the card), with a warning in the log.
 pub fn build_registry(env: &SkillEnv) -> SkillRegistry {
-    #[allow(unused_mut)]
+    // Card order: the default skill first, then the contract's order.
     let mut registry = SkillRegistry::default();
-    let _ = env;
-    liturgy::register(&mut registry, env);
-    corpus::register(&mut registry, env);
-    directory::register(&mut registry, env);
     qa::register(&mut registry, env);
-    // liturgy::register(&mut registry, env); …
+    corpus::register(&mut registry, env);
+    liturgy::register(&mut registry, env);
+    directory::register(&mut registry, env);
     registry
 }
