@@ -202,6 +202,10 @@ pub fn gather(
         let hits = retriever.search_kind(question, kind, k)?;
         let top = hits.first().map(|h| h.score).filter(|s| *s > 0.0);
         for (rank, p) in hits.into_iter().enumerate() {
+            // A verse must share most of the question's terms to be worth quoting.
+            if kind == SourceKind::Scripture && term_overlap(&terms, &p.text) < 0.6 {
+                continue;
+            }
             let norm = match top {
                 Some(t) => weight * (p.score / t).clamp(0.0, 1.0),
                 None => weight * (1.0 - rank as f32 / k as f32),
