@@ -123,6 +123,29 @@ fn main() {
             }
             println!("RSS after searches: {:.0} MB", rss_mb());
         }
+        Some("embedbench") => {
+            // Embedding throughput on the store's own passages (CPU seconds from /proc).
+            let dir = PathBuf::from(&args[2]);
+            let emb = ecclesia_corpus::StaticEmbedder::load(&dir.join("model")).expect("model");
+            let conn = rusqlite::Connection::open(dir.join("corpus.sqlite")).expect("db");
+            let mut st = conn.prepare("SELECT text FROM passages WHERE ord % 10 = 0 LIMIT 50000").expect("sql");
+            let texts: Vec<String> = st.query_map([], |r| r.get(0)).expect("q").filter_map(Result::ok).collect();
+            let chars: usize = texts.iter().map(|t| t.len()).sum();
+            let cpu = || {
+                let s = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+                let f: Vec<&str> = s.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+                let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+                (ticks(11) + ticks(12)) / 100.0
+            };
+            let (t, c0) = (Instant::now(), cpu());
+            let mut tokens = 0usize;
+            for t in &texts {
+                tokens += emb.tokenize(t).len();
+                let _ = emb.embed(t);
+            }
+            let (wall, c) = (t.elapsed().as_secs_f64(), cpu() - c0);
+            println!("{} passages, {} chars, {} tokens: wall {wall:.2}s, cpu {c:.2}s (tokenize counted twice) => {:.0} passages/cpu-s", texts.len(), chars, tokens, texts.len() as f64 / c);
+        }
         Some("query") => {
             let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
             for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {

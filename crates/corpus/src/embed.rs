@@ -13,7 +13,7 @@ pub const MAX_TOKENS: usize = 512;
 
 /// A model2vec static embedding model loaded from a local folder.
 pub struct StaticEmbedder {
-    vocab: HashMap<String, u32>,
+    vocab: HashMap<String, u32, std::hash::BuildHasherDefault<FxHasher>>,
     unk: Option<u32>,
     prefix: String,
     max_word_chars: usize,
@@ -50,7 +50,8 @@ impl StaticEmbedder {
         let vocab_v = model["vocab"]
             .as_object()
             .ok_or_else(|| bad(&tok_path, "no vocab"))?;
-        let mut vocab = HashMap::with_capacity(vocab_v.len());
+        let mut vocab: HashMap<String, u32, std::hash::BuildHasherDefault<FxHasher>> =
+            HashMap::with_capacity_and_hasher(vocab_v.len(), Default::default());
         for (k, v) in vocab_v {
             if let Some(id) = v.as_u64() {
                 vocab.insert(k.clone(), id as u32);
@@ -150,11 +151,14 @@ impl StaticEmbedder {
     /// Token ids of `text` (no special tokens, unknown tokens dropped).
     pub fn tokenize(&self, text: &str) -> Vec<u32> {
         let mut ids = Vec::new();
-        let normalized: String = text
-            .nfd()
-            .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
-            .flat_map(char::to_lowercase)
-            .collect();
+        let normalized: String = if text.is_ascii() {
+            text.to_ascii_lowercase()
+        } else {
+            text.nfd()
+                .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
         let mut word = String::new();
         let flush = |word: &mut String, ids: &mut Vec<u32>| {
             if !word.is_empty() {
@@ -183,6 +187,13 @@ impl StaticEmbedder {
     }
 
     fn wordpiece(&self, word: &str, ids: &mut Vec<u32>) {
+        // Most words are whole vocabulary entries.
+        if let Some(&id) = self.vocab.get(word) {
+            if Some(id) != self.unk {
+                ids.push(id);
+            }
+            return;
+        }
         let chars: Vec<char> = word.chars().collect();
         if chars.len() > self.max_word_chars {
             return; // [UNK], dropped
@@ -216,16 +227,27 @@ impl StaticEmbedder {
 
     /// The normalised embedding of `text` (all zeros when no token is known).
     pub fn embed(&self, text: &str) -> Vec<f32> {
-        let ids = self.tokenize(text);
+        let mut ids = self.tokenize(text);
         let mut v = vec![0f32; self.dim];
         if ids.is_empty() {
             return v;
         }
-        for id in &ids {
-            let row = &self.matrix[*id as usize * self.dim..(*id as usize + 1) * self.dim];
-            for (a, b) in v.iter_mut().zip(row) {
-                *a += *b;
+        // Sum each distinct token's row once, times its count, in id order
+        // (fewer and more local reads of the matrix).
+        ids.sort_unstable();
+        let mut i = 0;
+        while i < ids.len() {
+            let id = ids[i];
+            let mut j = i + 1;
+            while j < ids.len() && ids[j] == id {
+                j += 1;
             }
+            let count = (j - i) as f32;
+            let row = &self.matrix[id as usize * self.dim..(id as usize + 1) * self.dim];
+            for (a, b) in v.iter_mut().zip(row) {
+                *a += count * *b;
+            }
+            i = j;
         }
         let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
         if norm > 0.0 {
@@ -234,6 +256,25 @@ impl StaticEmbedder {
             }
         }
         v
+    }
+}
+
+/// The small multiplicative hash of rustc (FxHash): vocabulary look-ups are
+/// the tokenizer's hot path and need no DoS resistance (the keys are the model's).
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
     }
 }
 

@@ -157,7 +157,7 @@ pub fn results_json(corpus: &Corpus, sreq: &SearchRequest) -> Result<Value, Skil
                 "language": h.doc.language,
                 "reference": h.passage.reference,
                 "snippet": h.snippet,
-                "score": (h.score * 10_000.0).round() / 10_000.0,
+                "score": ((h.score as f64) * 10_000.0).round() / 10_000.0,
                 "metadata_only": h.doc.metadata_only,
                 "machine_translated": h.doc.machine_translated,
                 "magisterial": h.doc.magisterial,
