@@ -156,9 +156,16 @@ impl Ingester for CorpusIngester {
          -> Result<u64, IngestError> {
             let t = Instant::now();
             sink.progress.set_message(name);
-            let before = sink.docs;
-            let n = f(sink).map_err(ie)?;
-            let _ = before;
+            // A bug in one importer must not take the whole ingest down.
+            let n = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(sink))) {
+                Ok(r) => r.map_err(ie)?,
+                Err(_) => {
+                    sink.warn(format!(
+                        "{name}: the importer failed (panic); its remaining records were skipped"
+                    ));
+                    0
+                }
+            };
             timings
                 .datasets
                 .push((name.to_string(), t.elapsed().as_secs_f64(), n));
