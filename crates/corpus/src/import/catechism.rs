@@ -95,7 +95,21 @@ pub fn import_volume(path: &Path, volume: u32, sink: &mut dyn Sink) -> Result<bo
                 }
             }
         };
+    let mut appendix = String::new();
+    let mut in_appendix = false;
     for (i, line) in lines.iter().enumerate() {
+        if in_appendix {
+            appendix.push_str(line);
+            appendix.push('\n');
+            continue;
+        }
+        if line.trim() == "STOP_PARSING" {
+            // The catebot marker after the last question: prayers and
+            // appendices follow, not part of any answer.
+            flush(&mut doc, &mut current, &heading);
+            in_appendix = true;
+            continue;
+        }
         let prev_blank = i == 0 || lines[i - 1].trim().is_empty();
         if let Some((n, _)) = question_start(line) {
             flush(&mut doc, &mut current, &heading);
@@ -141,6 +155,12 @@ pub fn import_volume(path: &Path, volume: u32, sink: &mut dyn Sink) -> Result<bo
         }
     }
     flush(&mut doc, &mut current, &heading);
+    for (i, c) in chunk_paragraphs(&paragraphs(&appendix))
+        .into_iter()
+        .enumerate()
+    {
+        doc.push(format!("appendix §{}", i + 1), c.heading, c.text);
+    }
     if doc.passages.is_empty() {
         sink.warn(format!("{file}: no numbered questions found; skipped"));
         return Ok(false);

@@ -91,6 +91,7 @@ pub fn normalise_type(t: &str) -> String {
         "bulls" => "bull".into(),
         "briefs" => "brief".into(),
         "prayers" => "prayer".into(),
+        "angelus" => "angelus".into(),
         "" => "document".into(),
         other => other.trim_end_matches('s').to_string(),
     }
