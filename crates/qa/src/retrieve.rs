@@ -70,14 +70,19 @@ fn authority(kind: SourceKind) -> f32 {
     }
 }
 
-fn rerank_score(norm: f32, terms: &BTreeSet<String>, p: &Passage) -> f32 {
-    let hay = format!(
-        "{} {} {}",
+/// What a passage is matched on: its document's title and author, its heading and text.
+fn haystack(p: &Passage) -> String {
+    format!(
+        "{} {} {} {}",
         p.doc_title,
+        p.author.as_deref().unwrap_or(""),
         p.heading.as_deref().unwrap_or(""),
         p.text
-    );
-    let overlap = term_overlap(terms, &hay);
+    )
+}
+
+fn rerank_score(norm: f32, terms: &BTreeSet<String>, p: &Passage) -> f32 {
+    let overlap = term_overlap(terms, &haystack(p));
     let len = p.text.chars().count();
     let shortness = if len < 60 {
         0.25
@@ -202,8 +207,14 @@ pub fn gather(
         let hits = retriever.search_kind(question, kind, k)?;
         let top = hits.first().map(|h| h.score).filter(|s| *s > 0.0);
         for (rank, p) in hits.into_iter().enumerate() {
-            // A verse must share most of the question's terms to be worth quoting.
-            if kind == SourceKind::Scripture && term_overlap(&terms, &p.text) < 0.6 {
+            // A passage found only by a kind pass must share much of the question:
+            // most of it for a verse, a third for a document of the Magisterium.
+            let floor = if kind == SourceKind::Scripture {
+                0.6
+            } else {
+                0.34
+            };
+            if term_overlap(&terms, &haystack(&p)) < floor {
                 continue;
             }
             let norm = match top {
