@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace. Creates .venv with the official A2A Python
-# SDK (a2a-sdk==0.3.26, from PyPI) first, for the interop tests.
+# SDK (a2a-sdk==0.3.26, from PyPI) first, for the interop tests. Ends with one
+# line summing up every test binary: "total: N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,4 +13,10 @@ fi
 export ECCLESIA_PYTHON="$PWD/.venv/bin/python"
 export ECCLESIA_REQUIRE_INTEROP=1
 
-cargo test --workspace "$@"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+cargo test --workspace "$@" 2>&1 | tee "$log" || status=$?
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed;?$/) p += $i; if ($(i+1) ~ /^failed;?$/) f += $i } }
+     END { printf "total: %d passed, %d failed\n", p, f }' "$log"
+exit "$status"

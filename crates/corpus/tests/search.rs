@@ -32,17 +32,6 @@ fn top(mode: SearchMode, q: &str, n: usize) -> Vec<(String, String)> {
 }
 
 #[test]
-#[ignore]
-fn explore() {
-    for q in std::env::var("Q").unwrap_or_default().split('|') {
-        println!("== {q}");
-        for m in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
-            println!("  {m:?}: {:?}", top(m, q, 5));
-        }
-    }
-}
-
-#[test]
 fn rare_term_through_the_lexical_path() {
     let t = top(SearchMode::Lexical, "armistice", 3);
     assert_eq!(
