@@ -67,7 +67,7 @@ pub use error::{BackendFailure, QaError};
 pub use extractive::Extractive;
 pub use generate::{Draft, Emit, Generator};
 pub use integrity::citation_problems;
-pub use openai::{user_prompt, OpenAiBackend, OpenAiConfig, SYSTEM_PROMPT};
+pub use openai::{user_prompt, OpenAiBackend, OpenAiConfig, PROMPT_PASSAGE_CHARS, SYSTEM_PROMPT};
 pub use passage::{MemoryRetriever, Passage, Retriever, SourceKind};
 pub use refs::{named_passages, paragraph_number, verse_refs, VerseRef};
 pub use related::related_questions;

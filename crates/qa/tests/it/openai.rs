@@ -220,3 +220,25 @@ fn passages_and_question_stay_fenced() {
     assert_eq!(user.matches("</question>").count(), 1);
     assert!(!user.contains("<passage n=\"99\""));
 }
+
+#[test]
+fn long_passages_are_bounded_in_the_prompt() {
+    let mut p = fixture().passages()[0].clone();
+    p.text = "Filler words about nothing in particular. ".repeat(100)
+        + "The Eucharist is the bread of life. "
+        + &"More filler words here. ".repeat(100);
+    let prompt = ecclesia_qa::user_prompt("What is the Eucharist?", &[p]);
+    let body = prompt
+        .split("<passage n=")
+        .nth(1)
+        .unwrap()
+        .split("</passage>")
+        .next()
+        .unwrap();
+    assert!(
+        body.chars().count() < ecclesia_qa::PROMPT_PASSAGE_CHARS + 200,
+        "{}",
+        body.len()
+    );
+    assert!(body.contains("The Eucharist is the bread of life."));
+}
