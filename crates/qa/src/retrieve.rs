@@ -118,7 +118,7 @@ pub fn gather(
     question: &str,
     cfg: &RetrievalConfig,
 ) -> Result<Vec<Passage>, QaError> {
-    let terms = content_terms(question);
+    let mut terms = content_terms(question);
     let mut cands: Vec<Candidate> = Vec::new();
 
     // 1. Direct references: verses, named documents and their paragraphs.
@@ -126,9 +126,14 @@ pub fn gather(
     if verses.is_empty() {
         verses = named_passages(question);
     }
+    let mut verse_text = String::new();
     for vref in verses.iter().take(3) {
         for r in vref.verse_references(4) {
             for p in retriever.by_reference(&r, None)? {
+                if p.kind() == SourceKind::Scripture && verse_text.chars().count() < 300 {
+                    verse_text.push(' ');
+                    verse_text.push_str(&p.text);
+                }
                 cands.push(Candidate {
                     score: 2.0 + rerank_score(1.0, &terms, &p),
                     passage: p,
@@ -137,6 +142,19 @@ pub fn gather(
             }
         }
     }
+    // A question about a verse is searched with the verse's words instead of
+    // its numbers ("6:51" matches every footnote 51 in the corpus).
+    let query = if verses.is_empty() {
+        question.to_string()
+    } else {
+        let words: Vec<String> = crate::text::words(question)
+            .into_iter()
+            .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
+            .collect();
+        let q = format!("{} {}", words.join(" "), verse_text.trim());
+        terms = content_terms(&q);
+        q
+    };
     let named = retriever.documents_named_in(question)?;
     let para = paragraph_number(question);
     for (doc_id, title) in named.iter().take(2) {
@@ -173,7 +191,7 @@ pub fn gather(
     }
 
     // 2. Search.
-    let hits = retriever.search(question, cfg.candidates)?;
+    let hits = retriever.search(&query, cfg.candidates)?;
     let top = hits.first().map(|h| h.score).filter(|s| *s > 0.0);
     let n_hits = hits.len().max(1) as f32;
     let mut widened = Vec::new();
@@ -204,7 +222,7 @@ pub fn gather(
         passes.push((SourceKind::Scripture, 3, 0.55));
     }
     for (kind, k, weight) in passes {
-        let hits = retriever.search_kind(question, kind, k)?;
+        let hits = retriever.search_kind(&query, kind, k)?;
         let top = hits.first().map(|h| h.score).filter(|s| *s > 0.0);
         for (rank, p) in hits.into_iter().enumerate() {
             // A passage found only by a kind pass must share much of the question:
