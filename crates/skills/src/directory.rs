@@ -11,22 +11,45 @@ use ecclesia_core::{
 use ecclesia_directory::{
     Directory, DirectoryError, DirectoryIngester, Kind, Lookup, INGESTER_NAME,
 };
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 /// The directory ingester.
 pub fn ingesters() -> Vec<Box<dyn Ingester>> {
     vec![Box::new(DirectoryIngester::default())]
 }
 
+/// The open directory of this deployment, shared by the look-ups and
+/// `saints_of_the_day`; `None` when the store was not built or cannot be opened.
+pub fn shared_directory(env: &SkillEnv) -> Option<Arc<Directory>> {
+    static OPEN: OnceLock<Mutex<HashMap<PathBuf, Weak<Directory>>>> = OnceLock::new();
+    let dir = env.store(INGESTER_NAME)?;
+    let mut map = OPEN
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    if let Some(d) = map.get(&dir).and_then(Weak::upgrade) {
+        return Some(d);
+    }
+    match Directory::open(&dir) {
+        Ok(d) => {
+            let d = Arc::new(d);
+            map.insert(dir, Arc::downgrade(&d));
+            Some(d)
+        }
+        Err(e) => {
+            tracing::warn!("directory store {} unreadable: {e}", dir.display());
+            None
+        }
+    }
+}
+
 /// Register the five look-ups when the directory store is built.
 pub fn register(reg: &mut SkillRegistry, env: &SkillEnv) {
-    let Some(dir) = env.store(INGESTER_NAME) else {
-        tracing::warn!("directory store not built: the five directory look-ups are off (run `ecclesia ingest`)");
-        return;
-    };
-    match Directory::open(&dir) {
-        Ok(d) => register_with(reg, Arc::new(d)),
-        Err(e) => tracing::warn!("directory store unreadable, look-ups off: {e}"),
+    match shared_directory(env) {
+        Some(d) => register_with(reg, d),
+        None => tracing::warn!("directory store not built or unreadable: the five directory look-ups are off (run `ecclesia ingest`)"),
     }
 }
 
@@ -156,16 +179,16 @@ impl Skill for StatisticsSkill {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use ecclesia_core::{IngestContext, NoProgress};
     use serde_json::{json, Value};
-    use std::path::PathBuf;
-    use std::sync::OnceLock;
 
-    fn registry() -> &'static SkillRegistry {
-        static R: OnceLock<(tempfile::TempDir, SkillRegistry)> = OnceLock::new();
-        &R.get_or_init(|| {
+    /// The directory built once per test binary from the shared data (plus a
+    /// tiny synthetic operator file), shared with the liturgy tests.
+    pub(crate) fn test_directory() -> Arc<Directory> {
+        static D: OnceLock<(tempfile::TempDir, Arc<Directory>)> = OnceLock::new();
+        D.get_or_init(|| {
             let tmp = tempfile::tempdir().unwrap();
             // clearly synthetic figures for one real see, written for this test only
             let ops = tmp.path().join("operator");
@@ -185,11 +208,20 @@ mod tests {
             let data = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"));
             let ctx = IngestContext { data_dir: data, out_dir: out.clone(), progress: &NoProgress };
             DirectoryIngester::with_extra(vec![ops]).ingest(&ctx).unwrap();
-            let mut reg = SkillRegistry::default();
-            register_with(&mut reg, Arc::new(Directory::open(&out).unwrap()));
-            (tmp, reg)
+            let dir = Arc::new(Directory::open(&out).unwrap());
+            (tmp, dir)
         })
         .1
+        .clone()
+    }
+
+    fn registry() -> &'static SkillRegistry {
+        static R: OnceLock<SkillRegistry> = OnceLock::new();
+        R.get_or_init(|| {
+            let mut reg = SkillRegistry::default();
+            register_with(&mut reg, test_directory());
+            reg
+        })
     }
 
     fn call(skill: &str, parts: Vec<Part>) -> Result<(String, Value), SkillError> {
