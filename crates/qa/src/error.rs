@@ -37,6 +37,8 @@ pub enum BackendFailure {
     Transport(String),
     /// The reply was not the chat-completions shape.
     BadReply(String),
+    /// The in-process model failed (prompt too long for the context, decoding).
+    Local(String),
 }
 
 impl fmt::Display for BackendFailure {
@@ -45,6 +47,7 @@ impl fmt::Display for BackendFailure {
             BackendFailure::Status { code, body } => write!(f, "http status {code}: {body}"),
             BackendFailure::Transport(m) => write!(f, "transport error: {m}"),
             BackendFailure::BadReply(m) => write!(f, "unreadable reply: {m}"),
+            BackendFailure::Local(m) => write!(f, "local model: {m}"),
         }
     }
 }

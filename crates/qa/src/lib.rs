@@ -9,8 +9,10 @@
 //!
 //! Generators: [`Extractive`] (the default, no model: key passages quoted and
 //! attributed, grouped by kind of source) and [`OpenAiBackend`] (any
-//! OpenAI-compatible chat-completions server). [`QaSettings`] reads the `[qa]`
-//! configuration section and builds the configured one.
+//! OpenAI-compatible chat-completions server), and, with the cargo feature
+//! `local`, `LocalBackend` (a GGUF model run in-process on the CPU through
+//! llama.cpp). [`QaSettings`] reads the `[qa]` configuration section and
+//! builds the configured one.
 //!
 //! ```
 //! use ecclesia_qa::{Extractive, MemoryRetriever, Passage, QaConfig, QaEngine};
@@ -50,6 +52,8 @@ mod error;
 mod extractive;
 mod generate;
 mod integrity;
+#[cfg(feature = "local")]
+mod local;
 mod openai;
 mod passage;
 mod refs;
@@ -67,11 +71,13 @@ pub use error::{BackendFailure, QaError};
 pub use extractive::Extractive;
 pub use generate::{Draft, Emit, Generator};
 pub use integrity::citation_problems;
+#[cfg(feature = "local")]
+pub use local::{LocalBackend, LocalConfig};
 pub use openai::{user_prompt, OpenAiBackend, OpenAiConfig, PROMPT_PASSAGE_CHARS, SYSTEM_PROMPT};
 pub use passage::{MemoryRetriever, Passage, Retriever, SourceKind};
 pub use refs::{named_passages, paragraph_number, verse_refs, VerseRef};
 pub use related::related_questions;
 pub use retrieve::{gather, topic_phrase, RetrievalConfig};
-pub use settings::{Backend, QaSettings};
+pub use settings::{Backend, QaSettings, LOCAL_BACKEND_BUILT};
 pub use text::{best_excerpt, content_terms, Excerpt};
 pub use topic::{is_on_topic, looks_like_injection, REFUSAL};

@@ -20,13 +20,18 @@ pub enum Backend {
     Extractive,
     /// An OpenAI-compatible chat-completions server.
     Openai,
+    /// A GGUF model run in this process (needs the cargo feature `local`).
+    Local,
 }
+
+/// Whether this build has the local (GGUF) backend.
+pub const LOCAL_BACKEND_BUILT: bool = cfg!(feature = "local");
 
 /// The `[qa]` configuration table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct QaSettings {
-    /// `extractive` (default) or `openai`.
+    /// `extractive` (default), `openai` or `local`.
     pub backend: Backend,
     /// Base URL of the chat-completions server (`http://localhost:11434/v1`).
     pub base_url: Option<String>,
@@ -44,6 +49,12 @@ pub struct QaSettings {
     pub stream: bool,
     /// Most tokens to generate.
     pub max_tokens: u32,
+    /// `local`: the GGUF model file.
+    pub model_path: Option<String>,
+    /// `local`: CPU threads (unset or 0: all cores).
+    pub threads: Option<usize>,
+    /// `local`: context size in tokens (prompt and answer).
+    pub context: u32,
     /// Sampling temperature.
     pub temperature: f32,
     /// Refuse questions unrelated to faith, religion or morals.
@@ -74,6 +85,9 @@ impl Default for QaSettings {
             max_retries: o.max_retries,
             stream: true,
             max_tokens: o.max_tokens,
+            model_path: None,
+            threads: None,
+            context: 4096,
             temperature: o.temperature,
             refuse_off_topic: c.refuse_off_topic,
             refusal_message: None,
@@ -116,9 +130,12 @@ impl QaSettings {
     /// The generator these settings select. `openai` needs `base_url` and
     /// `model`; the key is read from the variable `api_key_env` names (a
     /// named but unset variable is an error, so a typo does not go unnoticed).
+    /// `local` needs `model_path` and a build with the feature `local`; it
+    /// loads the model here (seconds for a large file).
     pub fn generator(&self) -> Result<Arc<dyn Generator>, QaError> {
         match self.backend {
             Backend::Extractive => Ok(Arc::new(Extractive::default())),
+            Backend::Local => self.local_generator(),
             Backend::Openai => {
                 let bad = |m: &str| QaError::Config(m.to_string());
                 let base_url = self
@@ -155,5 +172,33 @@ impl QaSettings {
                 })))
             }
         }
+    }
+}
+
+impl QaSettings {
+    #[cfg(feature = "local")]
+    fn local_generator(&self) -> Result<Arc<dyn Generator>, QaError> {
+        use crate::local::{LocalBackend, LocalConfig};
+        let model_path = self
+            .model_path
+            .clone()
+            .filter(|p| !p.trim().is_empty())
+            .ok_or_else(|| QaError::Config("backend \"local\" needs model_path".into()))?;
+        Ok(Arc::new(LocalBackend::load(LocalConfig {
+            model_path: model_path.into(),
+            threads: self.threads.filter(|&t| t > 0),
+            context: self.context.max(256),
+            max_tokens: self.max_tokens.max(16),
+            temperature: self.temperature,
+        })?))
+    }
+
+    #[cfg(not(feature = "local"))]
+    fn local_generator(&self) -> Result<Arc<dyn Generator>, QaError> {
+        Err(QaError::Config(
+            "backend \"local\": this build has no local backend; rebuild with --features local \
+             (ecclesia-qa/local)"
+                .into(),
+        ))
     }
 }

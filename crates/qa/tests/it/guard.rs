@@ -79,3 +79,23 @@ fn long_and_empty_questions_are_invalid() {
     assert!(matches!(e.answer(&long), Err(QaError::InvalidQuestion(m)) if m.contains("too long")));
     assert!(matches!(e.answer("   "), Err(QaError::InvalidQuestion(_))));
 }
+
+#[test]
+#[cfg(not(feature = "local"))]
+fn local_backend_without_the_feature_is_a_clear_settings_error() {
+    let s = QaSettings::from_json(&serde_json::json!({
+        "backend": "local",
+        "model_path": "/models/x.gguf",
+        "threads": 2,
+        "context": 4096,
+        "max_tokens": 400,
+    }))
+    .unwrap();
+    let err = s.generator().err().unwrap();
+    assert!(matches!(err, QaError::Config(_)), "{err}");
+    assert!(
+        err.to_string()
+            .contains("this build has no local backend; rebuild with --features local"),
+        "{err}"
+    );
+}

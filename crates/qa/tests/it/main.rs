@@ -1,11 +1,14 @@
 //! Integration tests of ecclesia-qa, one binary. Modules:
 //! - `extractive`: the default backend end to end on real passages (fixture), integrity, references;
 //! - `openai`: the chat-completions backend against a local fake server;
-//! - `guard`: off-topic, injection and oversized questions.
+//! - `guard`: off-topic, injection and oversized questions;
+//! - `local` (feature `local`): the GGUF backend, when `ECCLESIA_TEST_GGUF` names a model.
 
 mod extractive;
 mod fake_server;
 mod guard;
+#[cfg(feature = "local")]
+mod local;
 mod openai;
 
 use ecclesia_qa::{citation_problems, Answer, MemoryRetriever, Passage};
