@@ -4,7 +4,8 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let data_dir = std::env::var("ECCLESIA_DATA").unwrap_or_else(|_| "/work/shared/data".into());
+    let data_dir = std::env::var("ECCLESIA_DATA")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data").into());
     let t = Instant::now();
     let l = Liturgy::load(std::path::Path::new(&data_dir)).expect("load");
     eprintln!("load {:?}", t.elapsed());

@@ -16,7 +16,7 @@
 //! Paragraphs numbered `"12. …"` keep their numbers as references; Markdown
 //! `#` lines are headings; other paragraphs are referenced `¶1`, `¶2`, ….
 
-use super::{for_each_line, year_of, Sink};
+use super::{import_records, year_of, Sink};
 use crate::html::Block;
 use crate::import::vatican;
 use crate::model::{is_magisterial_type, Document, DocumentMeta};
@@ -53,28 +53,9 @@ struct Record {
 
 /// Import a JSONL file of documents. Returns documents imported.
 pub fn import_jsonl(path: &Path, dataset: &str, sink: &mut dyn Sink) -> Result<u64, CorpusError> {
-    let file = path.display().to_string();
-    let mut n = 0;
-    for_each_line(path, sink, |line_no, line, sink| {
-        let rec: Record = match serde_json::from_str(line) {
-            Ok(r) => r,
-            Err(e) => {
-                sink.warn(format!("{file}: line {line_no}: bad record ({e}); skipped"));
-                return Ok(());
-            }
-        };
-        match record_document(rec, None, dataset) {
-            Ok(doc) => {
-                n += 1;
-                sink.document(doc)
-            }
-            Err(why) => {
-                sink.warn(format!("{file}: line {line_no}: {why}; skipped"));
-                Ok(())
-            }
-        }
-    })?;
-    Ok(n)
+    import_records(path, sink, |rec: Record| {
+        record_document(rec, None, dataset)
+    })
 }
 
 fn record_document(

@@ -60,6 +60,38 @@ pub fn read_maybe_gz(path: &Path) -> Result<String, crate::CorpusError> {
     Ok(s)
 }
 
+/// Import a JSONL file of records of type `T`, converting each with `convert`.
+/// A line that does not parse, or that `convert` refuses, is reported with its
+/// file and line number and skipped. Returns the documents imported.
+pub fn import_records<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    sink: &mut dyn Sink,
+    mut convert: impl FnMut(T) -> Result<crate::model::Document, String>,
+) -> Result<u64, crate::CorpusError> {
+    let file = path.display().to_string();
+    let mut n = 0;
+    for_each_line(path, sink, |line_no, line, sink| {
+        let rec: T = match serde_json::from_str(line) {
+            Ok(r) => r,
+            Err(e) => {
+                sink.warn(format!("{file}: line {line_no}: bad record ({e}); skipped"));
+                return Ok(());
+            }
+        };
+        match convert(rec) {
+            Ok(doc) => {
+                n += 1;
+                sink.document(doc)
+            }
+            Err(why) => {
+                sink.warn(format!("{file}: line {line_no}: {why}; skipped"));
+                Ok(())
+            }
+        }
+    })?;
+    Ok(n)
+}
+
 /// Call `f(line_number, line)` for each non-blank line of a JSONL file (1-based
 /// numbers); a line that cannot be read as text is reported and skipped.
 pub fn for_each_line(

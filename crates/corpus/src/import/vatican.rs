@@ -9,7 +9,7 @@
 //! rule inside the text, referenced `"note 1"`, `"note *"`). The title block,
 //! copyright lines and everything after `<!-- /TESTO -->` are dropped.
 
-use super::{for_each_line, year_of, Sink};
+use super::{import_records, year_of, Sink};
 use crate::html::{self, Block};
 use crate::model::{is_magisterial_type, Document, DocumentMeta, PassageKind};
 use crate::text::{looks_like_heading, slug};
@@ -104,28 +104,9 @@ pub fn import_jsonl(
     licence: &str,
     sink: &mut dyn Sink,
 ) -> Result<u64, CorpusError> {
-    let file = path.display().to_string();
-    let mut n = 0;
-    for_each_line(path, sink, |line_no, line, sink| {
-        let rec: VaticanRecord = match serde_json::from_str(line) {
-            Ok(r) => r,
-            Err(e) => {
-                sink.warn(format!("{file}: line {line_no}: bad record ({e}); skipped"));
-                return Ok(());
-            }
-        };
-        match record_document(rec, dataset, licence) {
-            Ok(doc) => {
-                n += 1;
-                sink.document(doc)
-            }
-            Err(why) => {
-                sink.warn(format!("{file}: line {line_no}: {why}; skipped"));
-                Ok(())
-            }
-        }
-    })?;
-    Ok(n)
+    import_records(path, sink, |rec: VaticanRecord| {
+        record_document(rec, dataset, licence)
+    })
 }
 
 /// Build a document from one record (metadata missing from the record is

@@ -155,8 +155,13 @@ impl Harness {
         if let Some(t) = token {
             req = req.header("authorization", format!("Bearer {t}"));
         }
+        self.request(req.body(body.into()).unwrap()).await
+    }
+
+    /// Run one request through the router, in process, and read the whole response.
+    pub async fn request(&self, req: Request<Body>) -> Resp {
         let resp = ecclesia_server::router(self.state.clone())
-            .oneshot(req.body(body.into()).unwrap())
+            .oneshot(req)
             .await
             .unwrap();
         let status = resp.status();
@@ -180,24 +185,8 @@ impl Harness {
     }
 
     pub async fn get(&self, path: &str) -> Resp {
-        let resp = ecclesia_server::router(self.state.clone())
-            .oneshot(Request::get(path).body(Body::empty()).unwrap())
+        self.request(Request::get(path).body(Body::empty()).unwrap())
             .await
-            .unwrap();
-        let status = resp.status();
-        let headers = resp.headers().clone();
-        let body = resp
-            .into_body()
-            .collect()
-            .await
-            .unwrap()
-            .to_bytes()
-            .to_vec();
-        Resp {
-            status,
-            headers,
-            body,
-        }
     }
 
     pub fn key(&self, plan: &str) -> String {
