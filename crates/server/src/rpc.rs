@@ -151,10 +151,6 @@ pub(crate) async fn rpc_handler(
         }
     };
     let name = method.name();
-    let span =
-        tracing::info_span!("rpc", request_id = %request_id, method = name, caller = %caller.id);
-    let _enter = span.enter();
-    drop(_enter);
     let reply = methods::apply(method, &state, &caller, &request_id).await;
     let (skill, outcome, resp) = match reply {
         Reply::Json {
@@ -190,6 +186,6 @@ pub(crate) async fn rpc_handler(
         &outcome,
         started.elapsed(),
     );
-    tracing::info!(request_id = %request_id, method = name, outcome = %outcome, elapsed_ms = started.elapsed().as_millis() as u64, "request");
+    tracing::info!(request_id = %request_id, method = name, caller = %caller.id, outcome = %outcome, elapsed_ms = started.elapsed().as_millis() as u64, "request");
     resp
 }
