@@ -226,6 +226,7 @@ fn skill_env(
             .or_else(|| r.file.time.timezone.clone())
             .unwrap_or_else(|| "UTC".into()),
         settings: r.file.settings(),
+        background: false,
     })
 }
 
@@ -286,7 +287,8 @@ fn serve(args: ServeArgs, r: Resolved) -> Result<()> {
         );
     }
     drop(db);
-    let env = skill_env(&r, args.today, args.timezone.clone())?;
+    let mut env = skill_env(&r, args.today, args.timezone.clone())?;
+    env.background = true;
     let registry = ecclesia_skills::build_registry(&env);
     tracing::info!(skills = ?registry.ids(), "skills loaded");
     let state = AppState::open(config.clone(), registry, &r.store)?;

@@ -11,12 +11,19 @@ use unicode_normalization::UnicodeNormalization;
 /// Longest token sequence embedded per text (model2vec's default).
 pub const MAX_TOKENS: usize = 512;
 
-/// A model2vec static embedding model loaded from a local folder.
-pub struct StaticEmbedder {
+/// A BERT WordPiece tokenizer read from a Hugging Face `tokenizer.json`
+/// (lower-casing, accent stripping, splitting on whitespace and punctuation),
+/// shared by the static and the transformer embedders.
+pub struct WordPiece {
     vocab: HashMap<String, u32, std::hash::BuildHasherDefault<FxHasher>>,
     unk: Option<u32>,
     prefix: String,
     max_word_chars: usize,
+}
+
+/// A model2vec static embedding model loaded from a local folder.
+pub struct StaticEmbedder {
+    tok: WordPiece,
     dim: usize,
     matrix: Vec<f32>,
     name: String,
@@ -26,7 +33,7 @@ impl std::fmt::Debug for StaticEmbedder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StaticEmbedder")
             .field("name", &self.name)
-            .field("vocab", &self.vocab.len())
+            .field("vocab", &self.tok.vocab.len())
             .field("dim", &self.dim)
             .finish()
     }
@@ -36,10 +43,9 @@ fn bad(dir: &Path, what: impl std::fmt::Display) -> CorpusError {
     CorpusError::Model(format!("{}: {what}", dir.display()))
 }
 
-impl StaticEmbedder {
-    /// Load `tokenizer.json` and `model.safetensors` from `dir`.
-    pub fn load(dir: &Path) -> Result<Self, CorpusError> {
-        let tok_path = dir.join("tokenizer.json");
+impl WordPiece {
+    /// Read a WordPiece `tokenizer.json`.
+    pub fn load(tok_path: &Path) -> Result<Self, CorpusError> {
         let tok: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&tok_path).map_err(|e| bad(&tok_path, e))?)
                 .map_err(|e| bad(&tok_path, e))?;
@@ -65,6 +71,122 @@ impl StaticEmbedder {
             .unwrap_or("##")
             .to_string();
         let max_word_chars = model["max_input_chars_per_word"].as_u64().unwrap_or(100) as usize;
+        Ok(WordPiece {
+            vocab,
+            unk,
+            prefix,
+            max_word_chars,
+        })
+    }
+
+    /// The id of a vocabulary entry (`"[CLS]"` …).
+    pub fn id(&self, token: &str) -> Option<u32> {
+        self.vocab.get(token).copied()
+    }
+
+    /// The id of the unknown token, when the vocabulary has one.
+    pub fn unk(&self) -> Option<u32> {
+        self.unk
+    }
+
+    /// Vocabulary size (largest id + 1).
+    pub fn vocab_rows(&self) -> usize {
+        self.vocab.values().map(|&v| v as usize + 1).max().unwrap_or(0)
+    }
+
+    /// Token ids of `text`, at most `max` of them, without special tokens.
+    /// Unknown words become the unknown token when `keep_unk` (what a
+    /// transformer expects) and are dropped otherwise (what model2vec does).
+    pub fn tokenize(&self, text: &str, max: usize, keep_unk: bool) -> Vec<u32> {
+        let mut ids = Vec::new();
+        let normalized: String = if text.is_ascii() {
+            text.to_ascii_lowercase()
+        } else {
+            text.nfd()
+                .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        let mut word = String::new();
+        let flush = |word: &mut String, ids: &mut Vec<u32>| {
+            if !word.is_empty() {
+                self.wordpiece(word, ids, keep_unk);
+                word.clear();
+            }
+        };
+        for c in normalized.chars() {
+            if ids.len() >= max {
+                break;
+            }
+            if c.is_whitespace() || c.is_control() {
+                flush(&mut word, &mut ids);
+            } else if is_punct(c) || is_cjk(c) {
+                flush(&mut word, &mut ids);
+                let mut s = String::new();
+                s.push(c);
+                self.wordpiece(&s, &mut ids, keep_unk);
+            } else {
+                word.push(c);
+            }
+        }
+        flush(&mut word, &mut ids);
+        ids.truncate(max);
+        ids
+    }
+
+    fn wordpiece(&self, word: &str, ids: &mut Vec<u32>, keep_unk: bool) {
+        let unknown = |ids: &mut Vec<u32>| {
+            if keep_unk {
+                ids.extend(self.unk);
+            }
+        };
+        // Most words are whole vocabulary entries.
+        if let Some(&id) = self.vocab.get(word) {
+            if keep_unk || Some(id) != self.unk {
+                ids.push(id);
+            }
+            return;
+        }
+        let chars: Vec<char> = word.chars().collect();
+        if chars.len() > self.max_word_chars {
+            return unknown(ids);
+        }
+        let mut start = 0;
+        let mut pieces = Vec::new();
+        while start < chars.len() {
+            let mut end = chars.len();
+            let mut found = None;
+            while start < end {
+                let mut sub: String = chars[start..end].iter().collect();
+                if start > 0 {
+                    sub.insert_str(0, &self.prefix);
+                }
+                if let Some(&id) = self.vocab.get(&sub) {
+                    found = Some(id);
+                    break;
+                }
+                end -= 1;
+            }
+            match found {
+                Some(id) => {
+                    pieces.push(id);
+                    start = end;
+                }
+                None => return unknown(ids), // the whole word is [UNK]
+            }
+        }
+        ids.extend(
+            pieces
+                .into_iter()
+                .filter(|&id| keep_unk || Some(id) != self.unk),
+        );
+    }
+}
+
+impl StaticEmbedder {
+    /// Load `tokenizer.json` and `model.safetensors` from `dir`.
+    pub fn load(dir: &Path) -> Result<Self, CorpusError> {
+        let tok = WordPiece::load(&dir.join("tokenizer.json"))?;
 
         let st_path = dir.join("model.safetensors");
         let bytes = std::fs::read(&st_path).map_err(|e| bad(&st_path, e))?;
@@ -121,14 +243,11 @@ impl StaticEmbedder {
                 ))
             }
         };
-        if vocab.values().any(|&id| id as usize >= rows) {
+        if tok.vocab_rows() > rows {
             return Err(bad(&st_path, "vocabulary larger than the embedding matrix"));
         }
         Ok(StaticEmbedder {
-            vocab,
-            unk,
-            prefix,
-            max_word_chars,
+            tok,
             dim,
             matrix,
             name: dir
@@ -150,79 +269,7 @@ impl StaticEmbedder {
 
     /// Token ids of `text` (no special tokens, unknown tokens dropped).
     pub fn tokenize(&self, text: &str) -> Vec<u32> {
-        let mut ids = Vec::new();
-        let normalized: String = if text.is_ascii() {
-            text.to_ascii_lowercase()
-        } else {
-            text.nfd()
-                .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
-                .flat_map(char::to_lowercase)
-                .collect()
-        };
-        let mut word = String::new();
-        let flush = |word: &mut String, ids: &mut Vec<u32>| {
-            if !word.is_empty() {
-                self.wordpiece(word, ids);
-                word.clear();
-            }
-        };
-        for c in normalized.chars() {
-            if ids.len() >= MAX_TOKENS {
-                break;
-            }
-            if c.is_whitespace() || c.is_control() {
-                flush(&mut word, &mut ids);
-            } else if is_punct(c) || is_cjk(c) {
-                flush(&mut word, &mut ids);
-                let mut s = String::new();
-                s.push(c);
-                self.wordpiece(&s, &mut ids);
-            } else {
-                word.push(c);
-            }
-        }
-        flush(&mut word, &mut ids);
-        ids.truncate(MAX_TOKENS);
-        ids
-    }
-
-    fn wordpiece(&self, word: &str, ids: &mut Vec<u32>) {
-        // Most words are whole vocabulary entries.
-        if let Some(&id) = self.vocab.get(word) {
-            if Some(id) != self.unk {
-                ids.push(id);
-            }
-            return;
-        }
-        let chars: Vec<char> = word.chars().collect();
-        if chars.len() > self.max_word_chars {
-            return; // [UNK], dropped
-        }
-        let mut start = 0;
-        let mut pieces = Vec::new();
-        while start < chars.len() {
-            let mut end = chars.len();
-            let mut found = None;
-            while start < end {
-                let mut sub: String = chars[start..end].iter().collect();
-                if start > 0 {
-                    sub.insert_str(0, &self.prefix);
-                }
-                if let Some(&id) = self.vocab.get(&sub) {
-                    found = Some(id);
-                    break;
-                }
-                end -= 1;
-            }
-            match found {
-                Some(id) => {
-                    pieces.push(id);
-                    start = end;
-                }
-                None => return, // the whole word is [UNK], dropped
-            }
-        }
-        ids.extend(pieces.into_iter().filter(|&id| Some(id) != self.unk));
+        self.tok.tokenize(text, MAX_TOKENS, false)
     }
 
     /// The normalised embedding of `text` (all zeros when no token is known).

@@ -4,7 +4,9 @@
 //! Catechism, the Church Fathers) and for an operator's own corpus; a store of
 //! documents split into citable [`Passage`]s (SQLite); a BM25 index (tantivy)
 //! and static dense vectors (model2vec, exact cosine); hybrid search fused by
-//! reciprocal rank and grouped per document.
+//! reciprocal rank and grouped per document; transformer vectors
+//! (all-MiniLM-L6-v2 through candle, or a remote `/v1/embeddings`) computed
+//! in the background and fused in as they arrive ([`semantic`]).
 //!
 //! Central types: [`CorpusIngester`] builds a store (`ecclesia ingest`);
 //! [`Corpus`] opens one and answers [`Corpus::search`], [`Corpus::passages`],
@@ -31,11 +33,22 @@ pub mod import;
 pub mod ingest;
 pub mod lexical;
 pub mod model;
+pub mod remote;
 pub mod search;
+pub mod semantic;
 pub mod store;
 pub mod text;
+#[cfg(feature = "transformer")]
+pub mod transformer;
 
-pub use embed::StaticEmbedder;
+pub use embed::{StaticEmbedder, WordPiece};
+pub use remote::{RemoteConfig, RemoteEmbedder};
+pub use semantic::{
+    spawn_worker, EmbeddingCache, PassageEmbedder, SemanticIndex, SemanticState, SemanticStatus,
+    WorkerOptions,
+};
+#[cfg(feature = "transformer")]
+pub use transformer::{DeviceChoice, TransformerEmbedder};
 pub use ingest::{CorpusIngester, IngestOptions};
 pub use lexical::Filters;
 pub use model::{Document, DocumentMeta, Passage, PassageKind};

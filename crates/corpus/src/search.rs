@@ -5,6 +5,7 @@
 use crate::embed::StaticEmbedder;
 use crate::lexical::{self, Fields, Filters};
 use crate::model::{DocumentMeta, Passage, PassageKind};
+use crate::semantic::{SemanticIndex, SemanticStatus};
 use crate::store::{self, DB_FILE, INDEX_DIR, SCALE_FILE, VEC_FILE};
 use crate::text;
 use crate::CorpusError;
@@ -12,7 +13,7 @@ use rusqlite::{params, Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use tantivy::collector::TopDocs;
 use tantivy::{Index, IndexReader};
 
@@ -49,6 +50,9 @@ pub struct SearchTuning {
     pub lexical_weight: f32,
     /// Weight of the dense list in the fusion.
     pub dense_weight: f32,
+    /// Weight of the transformer (semantic) list in the fusion.
+    #[serde(default = "default_semantic_weight")]
+    pub semantic_weight: f32,
     /// Share of a document's second-best passage added to its score.
     pub second_passage: f32,
 }
@@ -62,9 +66,14 @@ impl Default for SearchTuning {
             author_boost: 0.5,
             lexical_weight: 1.0,
             dense_weight: 0.8,
+            semantic_weight: default_semantic_weight(),
             second_passage: 0.0,
         }
     }
+}
+
+fn default_semantic_weight() -> f32 {
+    1.0
 }
 
 /// A document search.
@@ -250,6 +259,7 @@ pub struct Corpus {
     by_id: HashMap<String, u32>,
     dense: Option<Dense>,
     dense_notice: Option<String>,
+    semantic: Option<Arc<SemanticIndex>>,
     tuning: SearchTuning,
 }
 
@@ -274,6 +284,8 @@ pub struct CorpusStats {
     pub dense: bool,
     /// The dense model's name.
     pub dense_model: Option<String>,
+    /// Progress of the transformer vectors, when a model is attached.
+    pub semantic: Option<SemanticStatus>,
 }
 
 impl Corpus {
@@ -337,8 +349,30 @@ impl Corpus {
             by_id,
             dense,
             dense_notice,
+            semantic: None,
             tuning: SearchTuning::default(),
         })
+    }
+
+    /// Attach transformer vectors (filled by [`crate::semantic::spawn_worker`]);
+    /// search uses the rows present.
+    pub fn attach_semantic(&mut self, index: Arc<SemanticIndex>) {
+        self.semantic = Some(index);
+    }
+
+    /// The transformer vectors, when attached.
+    pub fn semantic(&self) -> Option<&Arc<SemanticIndex>> {
+        self.semantic.as_ref()
+    }
+
+    /// Passages in the store (passage ordinals run from 0 to this).
+    pub fn passage_count(&self) -> u64 {
+        self.docs.last().map(|d| d.first_ord + d.count).unwrap_or(0)
+    }
+
+    /// The store's SQLite file (the background worker reads passages from it).
+    pub fn database_path(&self) -> PathBuf {
+        self.dir.join(DB_FILE)
     }
 
     /// Change the ranking knobs.
@@ -405,6 +439,7 @@ impl Corpus {
             passages: self.docs.last().map(|d| d.first_ord + d.count).unwrap_or(0),
             dense: self.dense.is_some(),
             dense_model: self.dense.as_ref().map(|d| d.embedder.name().to_string()),
+            semantic: self.semantic.as_ref().map(|s| s.status()),
         }
     }
 
@@ -468,10 +503,36 @@ impl Corpus {
             return Vec::new();
         };
         let qv = d.embedder.embed(query);
-        if qv.iter().all(|x| *x == 0.0) {
+        self.top_cosine(&d.vectors, &d.scales, d.dim, &qv, n, filters)
+    }
+
+    /// Transformer passage ranking (exact cosine over the passages that have
+    /// a vector so far): `(ordinal, cosine)`, best first. Empty without vectors.
+    pub fn semantic_passages(&self, query: &str, n: usize, filters: &Filters) -> Vec<(u64, f32)> {
+        let Some(s) = &self.semantic else {
+            return Vec::new();
+        };
+        let Some(qv) = s.query_vector(query) else {
+            return Vec::new();
+        };
+        s.with_rows(|vectors, scales| self.top_cosine(vectors, scales, s.dim(), &qv, n, filters))
+    }
+
+    /// The `n` rows most similar to `qv` among the documents passing `filters`
+    /// (rows with a zero scale have no vector).
+    fn top_cosine(
+        &self,
+        vectors: &[u8],
+        scales: &[f32],
+        dim: usize,
+        qv: &[f32],
+        n: usize,
+        filters: &Filters,
+    ) -> Vec<(u64, f32)> {
+        if qv.len() != dim || qv.iter().all(|x| *x == 0.0) {
             return Vec::new();
         }
-        let (q8, qs) = crate::embed::quantize(&qv);
+        let (q8, qs) = crate::embed::quantize(qv);
         let q16: Vec<i16> = q8.iter().map(|x| *x as i16).collect();
         let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<(OrdF32, u64)>> =
             std::collections::BinaryHeap::with_capacity(n + 1);
@@ -481,12 +542,16 @@ impl Corpus {
                 continue;
             }
             for ord in doc.first_ord..doc.first_ord + doc.count {
-                let s = d.scales[ord as usize];
+                let Some(&s) = scales.get(ord as usize) else {
+                    break;
+                };
                 if s == 0.0 {
                     continue;
                 }
-                let start = ord as usize * d.dim;
-                let row = &d.vectors[start..start + d.dim];
+                let start = ord as usize * dim;
+                let Some(row) = vectors.get(start..start + dim) else {
+                    break;
+                };
                 let cos = dot_i8(&q16, row) as f32 * qs * s;
                 if heap.len() < n {
                     heap.push(std::cmp::Reverse((OrdF32(cos), ord)));
@@ -501,6 +566,23 @@ impl Corpus {
         out
     }
 
+    /// Says how far the transformer vectors have got while they are partial.
+    fn semantic_notice(&self) -> Option<String> {
+        let st = self.semantic.as_ref()?.status();
+        (st.passages > 0 && st.embedded < st.passages).then(|| {
+            format!(
+                "transformer vectors cover {:.0}% of passages so far ({} of {}, computed in the background); the rest are matched by BM25 and static vectors",
+                st.coverage * 100.0,
+                st.embedded,
+                st.passages
+            )
+        })
+    }
+
+    fn has_semantic(&self) -> bool {
+        self.semantic.as_ref().is_some_and(|s| s.embedded() > 0)
+    }
+
     /// Fused passage ranking `(ordinal, score)` for a mode; returns the mode used.
     fn ranked(
         &self,
@@ -509,22 +591,33 @@ impl Corpus {
         filters: &Filters,
         mode: SearchMode,
     ) -> Result<(Vec<(u64, f32)>, SearchMode), CorpusError> {
-        let mode = if self.dense.is_none() && mode == SearchMode::Hybrid {
+        let t = self.tuning;
+        let dense = self.dense.is_some() || self.has_semantic();
+        let mode = if !dense && mode == SearchMode::Hybrid {
             SearchMode::Lexical
         } else {
             mode
+        };
+        let dense_lists = || {
+            let mut lists = Vec::with_capacity(2);
+            if self.dense.is_some() {
+                lists.push((self.dense_passages(query, n, filters), t.dense_weight));
+            }
+            if self.has_semantic() {
+                lists.push((self.semantic_passages(query, n, filters), t.semantic_weight));
+            }
+            lists
         };
         Ok(match mode {
             SearchMode::Lexical => (
                 rrf(&[(self.lexical_passages(query, n, filters)?, 1.0)]),
                 mode,
             ),
-            SearchMode::Dense => (rrf(&[(self.dense_passages(query, n, filters), 1.0)]), mode),
+            SearchMode::Dense => (rrf(&dense_lists()), mode),
             SearchMode::Hybrid => {
-                let lex = self.lexical_passages(query, n, filters)?;
-                let den = self.dense_passages(query, n, filters);
-                let t = self.tuning;
-                (rrf(&[(lex, t.lexical_weight), (den, t.dense_weight)]), mode)
+                let mut lists = vec![(self.lexical_passages(query, n, filters)?, t.lexical_weight)];
+                lists.extend(dense_lists());
+                (rrf(&lists), mode)
             }
         })
     }
@@ -584,10 +677,11 @@ impl Corpus {
         }
         let notice = match (req.mode, mode) {
             (SearchMode::Hybrid, SearchMode::Lexical) | (SearchMode::Dense, _)
-                if self.dense.is_none() =>
+                if self.dense.is_none() && !self.has_semantic() =>
             {
                 self.dense_notice.clone()
             }
+            (_, SearchMode::Hybrid | SearchMode::Dense) => self.semantic_notice(),
             _ => None,
         };
         Ok(SearchResults {

@@ -139,13 +139,22 @@ pub(crate) async fn metrics_handler(State(state): State<AppState>) -> impl IntoR
         .unwrap_or(0);
     let mut extra = Vec::new();
     for skill in state.registry.iter() {
+        // Numbers become gauges; one level of nested objects is flattened
+        // (`{"semantic": {"embedded": 5}}` → `…_semantic_embedded 5`).
         if let Some(obj) = skill.status().as_object() {
+            let id = skill.card().id;
             for (k, v) in obj {
                 if let Some(n) = v.as_f64() {
-                    extra.push((
-                        format!("ecclesia_skill_{}_{}", skill.card().id, sanitize(k)),
-                        n,
-                    ));
+                    extra.push((format!("ecclesia_skill_{id}_{}", sanitize(k)), n));
+                } else if let Some(inner) = v.as_object() {
+                    for (k2, v2) in inner {
+                        if let Some(n) = v2.as_f64() {
+                            extra.push((
+                                format!("ecclesia_skill_{id}_{}_{}", sanitize(k), sanitize(k2)),
+                                n,
+                            ));
+                        }
+                    }
                 }
             }
         }

@@ -6,7 +6,10 @@ use ecclesia_a2a::{AgentSkill, Artifact, Part};
 use ecclesia_core::{
     artifact, skill_card, Ingester, Skill, SkillContext, SkillError, SkillRegistry, SkillRequest,
 };
-use ecclesia_corpus::{Corpus, CorpusError, CorpusIngester, Filters, SearchMode, SearchRequest};
+use ecclesia_corpus::{
+    spawn_worker, Corpus, CorpusError, CorpusIngester, Filters, PassageEmbedder, RemoteConfig,
+    RemoteEmbedder, SearchMode, SearchRequest, SemanticIndex, WorkerOptions,
+};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -38,7 +41,8 @@ pub fn shared_corpus(env: &SkillEnv) -> Option<Arc<Corpus>> {
         return Some(c);
     }
     match Corpus::open(&dir) {
-        Ok(c) => {
+        Ok(mut c) => {
+            attach_semantic(env, &mut c);
             let c = Arc::new(c);
             map.insert(dir, Arc::downgrade(&c));
             Some(c)
@@ -47,6 +51,182 @@ pub fn shared_corpus(env: &SkillEnv) -> Option<Arc<Corpus>> {
             tracing::warn!("corpus store {} cannot be opened: {e}", dir.display());
             None
         }
+    }
+}
+
+/// Settings of the transformer vectors, from `[corpus]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmbeddingSettings {
+    /// `local` (candle), `remote` (`/v1/embeddings`) or `off`.
+    pub backend: String,
+    /// The local model folder.
+    pub model_dir: Option<PathBuf>,
+    /// `cpu` or `cuda`.
+    pub device: String,
+    /// Model threads for the background computation.
+    pub threads: usize,
+    /// Texts per model call.
+    pub batch: usize,
+    /// The vector cache file.
+    pub cache: Option<PathBuf>,
+    /// Remote endpoint (base URL ending in `/v1`), model and key.
+    pub remote: Option<RemoteConfig>,
+}
+
+/// Folder names searched for the local model, in order, when `[corpus]
+/// model_dir` is not set: `./models/…` (where `scripts/fetch-model.sh` puts
+/// it) and `<data>/../models/…`.
+pub const DEFAULT_MODEL: &str = "all-MiniLM-L6-v2";
+
+/// Read `[corpus]`'s embedding keys (see the README's configuration section).
+pub fn embedding_settings(env: &SkillEnv) -> Result<EmbeddingSettings, String> {
+    let sec = env.section("corpus");
+    let get = |k: &str| sec.get(k).filter(|v| !v.is_null());
+    let string = |k: &str| -> Result<Option<String>, String> {
+        match get(k) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(v) => Err(format!("[corpus] {k} must be a string, not {v}")),
+        }
+    };
+    let count = |k: &str, default: usize, max: usize| -> Result<usize, String> {
+        match get(k) {
+            None => Ok(default),
+            Some(v) => v
+                .as_u64()
+                .filter(|n| (1..=max as u64).contains(n))
+                .map(|n| n as usize)
+                .ok_or_else(|| format!("[corpus] {k} must be a whole number from 1 to {max}, not {v}")),
+        }
+    };
+    let backend = string("embeddings")?.unwrap_or_else(|| "local".into());
+    if !["local", "remote", "off"].contains(&backend.as_str()) {
+        return Err(format!(
+            "[corpus] embeddings must be \"local\", \"remote\" or \"off\", not {backend:?}"
+        ));
+    }
+    let device = string("device")?.unwrap_or_else(|| "cpu".into());
+    if !["cpu", "cuda"].contains(&device.as_str()) {
+        return Err(format!("[corpus] device must be \"cpu\" or \"cuda\", not {device:?}"));
+    }
+    let model_dir = match string("model_dir")? {
+        Some(d) => Some(PathBuf::from(d)),
+        None => [
+            PathBuf::from("models").join(DEFAULT_MODEL),
+            env.data_dir.join("..").join("models").join(DEFAULT_MODEL),
+        ]
+        .into_iter()
+        .find(|d| d.join("model.safetensors").is_file()),
+    };
+    let cache = match string("embeddings_cache")? {
+        Some(c) if c.is_empty() || c == "off" => None,
+        Some(c) => Some(PathBuf::from(c)),
+        None => env.store_root().map(|r| r.join("embeddings.sqlite")),
+    };
+    let remote = if backend == "remote" {
+        let base_url = string("embeddings_url")?
+            .ok_or("[corpus] embeddings = \"remote\" needs embeddings_url (a base URL ending in /v1)")?;
+        let model = string("embeddings_model")?
+            .ok_or("[corpus] embeddings = \"remote\" needs embeddings_model")?;
+        let api_key = match string("embeddings_api_key_env")? {
+            Some(var) => Some(std::env::var(&var).map_err(|_| {
+                format!("[corpus] embeddings_api_key_env names {var}, which is not set")
+            })?),
+            None => None,
+        };
+        Some(RemoteConfig {
+            base_url,
+            model,
+            api_key,
+            timeout: std::time::Duration::from_secs(count("embeddings_timeout_secs", 60, 3600)? as u64),
+        })
+    } else {
+        None
+    };
+    Ok(EmbeddingSettings {
+        backend,
+        model_dir,
+        device,
+        threads: count("threads", 1, 64)?,
+        batch: count("batch", 32, 1024)?,
+        cache,
+        remote,
+    })
+}
+
+/// Why the corpus has no transformer vectors, when it has none (for `/readyz`).
+static SEMANTIC_OFF: Mutex<Option<String>> = Mutex::new(None);
+
+fn semantic_off(why: String) {
+    tracing::warn!("document_search: no transformer vectors: {why}; search uses BM25 and static vectors");
+    *SEMANTIC_OFF.lock().unwrap_or_else(|p| p.into_inner()) = Some(why);
+}
+
+fn load_embedder(s: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, String> {
+    match s.backend.as_str() {
+        "remote" => {
+            let cfg = s.remote.clone().ok_or("no remote endpoint configured")?;
+            Ok(Arc::new(RemoteEmbedder::connect(cfg).map_err(|e| e.to_string())?))
+        }
+        _ => local_embedder(s),
+    }
+}
+
+#[cfg(feature = "transformer")]
+fn local_embedder(s: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, String> {
+    let dir = s.model_dir.as_ref().ok_or(
+        "no model folder (run scripts/fetch-model.sh, or set [corpus] model_dir)",
+    )?;
+    let device = if s.device == "cuda" {
+        ecclesia_corpus::DeviceChoice::Cuda
+    } else {
+        ecclesia_corpus::DeviceChoice::Cpu
+    };
+    Ok(Arc::new(
+        ecclesia_corpus::TransformerEmbedder::load(dir, device).map_err(|e| e.to_string())?,
+    ))
+}
+
+#[cfg(not(feature = "transformer"))]
+fn local_embedder(_: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, String> {
+    Err("this build has no in-process transformer (cargo feature `transformer`)".into())
+}
+
+/// Attach transformer vectors to a freshly opened corpus: a server starts the
+/// background worker; a one-shot command loads only what is cached.
+fn attach_semantic(env: &SkillEnv, corpus: &mut Corpus) {
+    let settings = match embedding_settings(env) {
+        Ok(s) => s,
+        Err(e) => return semantic_off(e),
+    };
+    if settings.backend == "off" {
+        return semantic_off("[corpus] embeddings = \"off\"".into());
+    }
+    if !env.background && !settings.cache.as_ref().is_some_and(|c| c.is_file()) {
+        return; // nothing cached, nothing to compute here
+    }
+    let embedder = match load_embedder(&settings) {
+        Ok(e) => e,
+        Err(e) => return semantic_off(e),
+    };
+    *SEMANTIC_OFF.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    let index = SemanticIndex::new(embedder, corpus.passage_count());
+    corpus.attach_semantic(index.clone());
+    let opts = WorkerOptions {
+        cache: settings.cache.clone(),
+        compute: env.background,
+        batch: settings.batch,
+        threads: settings.threads,
+        ..Default::default()
+    };
+    if env.background {
+        if let Err(e) = spawn_worker(&index, corpus.database_path(), opts) {
+            semantic_off(format!("cannot start the background worker: {e}"));
+        }
+    } else if let Err(e) =
+        ecclesia_corpus::semantic::run_worker(&Arc::downgrade(&index), &corpus.database_path(), &opts)
+    {
+        tracing::warn!("cached transformer vectors not loaded: {e}");
     }
 }
 
@@ -215,6 +395,13 @@ impl Skill for DocumentSearch {
             "dense": s.dense,
             "dense_model": s.dense_model,
             "notice": self.corpus.dense_notice(),
+            "semantic": match s.semantic {
+                Some(st) => json!(st),
+                None => json!({
+                    "state": "off",
+                    "reason": SEMANTIC_OFF.lock().unwrap_or_else(|p| p.into_inner()).clone(),
+                }),
+            },
         })
     }
 }

@@ -32,6 +32,9 @@ pub struct SkillEnv {
     pub timezone: String,
     /// The config file's tables, by section name (`liturgy`, `qa`, …), as JSON.
     pub settings: serde_json::Map<String, serde_json::Value>,
+    /// A long-running server: start background jobs (transformer vectors).
+    /// One-shot commands leave it `false` and use only what is cached.
+    pub background: bool,
 }
 
 impl SkillEnv {
@@ -39,6 +42,11 @@ impl SkillEnv {
     pub fn store(&self, name: &str) -> Option<PathBuf> {
         let dir = self.generation.as_ref()?.join(name);
         dir.is_dir().then_some(dir)
+    }
+
+    /// The store root (the folder holding the generations), when built.
+    pub fn store_root(&self) -> Option<PathBuf> {
+        self.generation.as_ref()?.parent().map(PathBuf::from)
     }
 
     /// The config section `name` (`[qa]` …), or `Null`.

@@ -1,0 +1,601 @@
+//! Transformer passage vectors, computed in the background once the server is
+//! up and used by search as they arrive.
+//!
+//! * [`PassageEmbedder`]: a sentence model — in process
+//!   ([`crate::transformer::TransformerEmbedder`], candle) or remote
+//!   ([`crate::remote::RemoteEmbedder`], an OpenAI-compatible `/v1/embeddings`).
+//! * [`SemanticIndex`]: one quantised vector per passage ordinal, in memory,
+//!   filled while the server runs; search scans the rows present.
+//! * [`EmbeddingCache`]: vectors by model and SHA-256 of the embedded text, in
+//!   a SQLite file beside the store generations, so a re-ingest recomputes
+//!   only passages whose text changed.
+//! * [`spawn_worker`]: loads what the cache has, then embeds the rest in
+//!   priority order (magisterial documents, the catechism, the Summa,
+//!   Scripture, the Fathers, the commentaries), on a bounded thread pool.
+
+use crate::embed::quantize;
+use crate::CorpusError;
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::time::{Duration, Instant};
+
+/// A sentence-embedding model for passages and queries.
+pub trait PassageEmbedder: Send + Sync {
+    /// Names the model and its weights; vectors are cached under it.
+    fn model_id(&self) -> &str;
+    /// Vector dimension.
+    fn dim(&self) -> usize;
+    /// One L2-normalised vector per text, in order.
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, CorpusError>;
+}
+
+/// The text of a passage that is embedded: its heading, then its text.
+pub fn passage_text(heading: Option<&str>, text: &str) -> String {
+    match heading {
+        Some(h) if !h.is_empty() => format!("{h}. {text}"),
+        _ => text.to_string(),
+    }
+}
+
+/// Content hash of an embedded text (the cache key with the model id).
+pub fn content_hash(text: &str) -> [u8; 32] {
+    Sha256::digest(text.as_bytes()).into()
+}
+
+/// What the background embedding is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SemanticState {
+    /// Not started yet.
+    Pending,
+    /// Reading cached vectors.
+    LoadingCache,
+    /// Computing vectors.
+    Embedding,
+    /// The last batch failed; retrying after a pause.
+    Retrying,
+    /// Every embeddable passage has a vector.
+    Complete,
+    /// Only cached vectors are used (no background computation in this process).
+    CacheOnly,
+    /// Stopped by an error that retrying cannot fix.
+    Failed,
+}
+
+/// Progress of the transformer vectors (shown in `/readyz` and the metrics).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SemanticStatus {
+    /// Model id (name and weights hash).
+    pub model: String,
+    /// State.
+    pub state: SemanticState,
+    /// Passages to embed (English passages; the model is English-only).
+    pub passages: u64,
+    /// Passages with a vector now.
+    pub embedded: u64,
+    /// `embedded / passages`.
+    pub coverage: f64,
+    /// Vectors taken from the cache in this process.
+    pub from_cache: u64,
+    /// Vectors computed in this process.
+    pub computed: u64,
+    /// Computation rate, passages per second.
+    pub per_second: f64,
+    /// Estimated seconds left.
+    pub eta_seconds: Option<u64>,
+    /// The last error, when there was one.
+    pub last_error: Option<String>,
+}
+
+struct Rows {
+    data: Vec<u8>,
+    scales: Vec<f32>,
+}
+
+struct Meta {
+    state: SemanticState,
+    last_error: Option<String>,
+    started: Option<Instant>,
+}
+
+/// Transformer vectors of the passages of one corpus store, filled in the background.
+pub struct SemanticIndex {
+    embedder: Arc<dyn PassageEmbedder>,
+    dim: usize,
+    rows: RwLock<Rows>,
+    meta: Mutex<Meta>,
+    passages: AtomicU64,
+    embedded: AtomicU64,
+    from_cache: AtomicU64,
+    computed: AtomicU64,
+}
+
+impl std::fmt::Debug for SemanticIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SemanticIndex")
+            .field("model", &self.embedder.model_id())
+            .field("embedded", &self.embedded.load(Ordering::Relaxed))
+            .finish()
+    }
+}
+
+impl SemanticIndex {
+    /// An empty index for a store of `rows` passages.
+    pub fn new(embedder: Arc<dyn PassageEmbedder>, rows: u64) -> Arc<Self> {
+        let dim = embedder.dim();
+        let rows = rows as usize;
+        Arc::new(SemanticIndex {
+            embedder,
+            dim,
+            // Zeroed pages are only backed by memory once written.
+            rows: RwLock::new(Rows {
+                data: vec![0; rows * dim],
+                scales: vec![0.0; rows],
+            }),
+            meta: Mutex::new(Meta {
+                state: SemanticState::Pending,
+                last_error: None,
+                started: None,
+            }),
+            passages: AtomicU64::new(0),
+            embedded: AtomicU64::new(0),
+            from_cache: AtomicU64::new(0),
+            computed: AtomicU64::new(0),
+        })
+    }
+
+    /// The model.
+    pub fn embedder(&self) -> &Arc<dyn PassageEmbedder> {
+        &self.embedder
+    }
+
+    /// Vector dimension.
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// Passages with a vector.
+    pub fn embedded(&self) -> u64 {
+        self.embedded.load(Ordering::Relaxed)
+    }
+
+    fn set_state(&self, state: SemanticState, error: Option<String>) {
+        let mut m = self.meta.lock().unwrap_or_else(|p| p.into_inner());
+        if state == SemanticState::Embedding && m.started.is_none() {
+            m.started = Some(Instant::now());
+        }
+        m.state = state;
+        if error.is_some() {
+            m.last_error = error;
+        }
+    }
+
+    /// Store quantised vectors by passage ordinal (ordinals out of range are ignored).
+    pub fn insert(&self, items: &[(u64, Vec<i8>, f32)]) {
+        let mut rows = self.rows.write().unwrap_or_else(|p| p.into_inner());
+        let mut added = 0;
+        for (ord, q, scale) in items {
+            let i = *ord as usize;
+            if i >= rows.scales.len() || q.len() != self.dim {
+                continue;
+            }
+            if rows.scales[i] == 0.0 && *scale != 0.0 {
+                added += 1;
+            }
+            for (d, x) in rows.data[i * self.dim..(i + 1) * self.dim].iter_mut().zip(q) {
+                *d = *x as u8;
+            }
+            rows.scales[i] = *scale;
+        }
+        self.embedded.fetch_add(added, Ordering::Relaxed);
+    }
+
+    /// Read the rows: `(vectors, scales)`, vectors as i8 bit patterns, `dim`
+    /// per row; a zero scale means "no vector yet".
+    pub fn with_rows<R>(&self, f: impl FnOnce(&[u8], &[f32]) -> R) -> R {
+        let rows = self.rows.read().unwrap_or_else(|p| p.into_inner());
+        f(&rows.data, &rows.scales)
+    }
+
+    /// The query's vector, or `None` when no passage has a vector yet or the model fails.
+    pub fn query_vector(&self, query: &str) -> Option<Vec<f32>> {
+        if self.embedded() == 0 || query.trim().is_empty() {
+            return None;
+        }
+        match self.embedder.embed(&[query]) {
+            Ok(mut v) if v.len() == 1 && v[0].len() == self.dim => v.pop(),
+            Ok(_) => {
+                tracing::warn!("semantic search: the model returned a malformed query vector");
+                None
+            }
+            Err(e) => {
+                tracing::warn!("semantic search: query not embedded: {e}");
+                None
+            }
+        }
+    }
+
+    /// Progress.
+    pub fn status(&self) -> SemanticStatus {
+        let m = self.meta.lock().unwrap_or_else(|p| p.into_inner());
+        let passages = self.passages.load(Ordering::Relaxed);
+        let embedded = self.embedded();
+        let computed = self.computed.load(Ordering::Relaxed);
+        let per_second = match m.started {
+            Some(t) if computed > 0 => computed as f64 / t.elapsed().as_secs_f64().max(1e-3),
+            _ => 0.0,
+        };
+        let left = passages.saturating_sub(embedded);
+        let eta_seconds = (per_second > 0.0
+            && matches!(m.state, SemanticState::Embedding | SemanticState::Retrying))
+        .then(|| (left as f64 / per_second).round() as u64);
+        SemanticStatus {
+            model: self.embedder.model_id().to_string(),
+            state: m.state,
+            passages,
+            embedded,
+            coverage: if passages == 0 {
+                0.0
+            } else {
+                (embedded as f64 / passages as f64).min(1.0)
+            },
+            from_cache: self.from_cache.load(Ordering::Relaxed),
+            computed,
+            per_second: (per_second * 10.0).round() / 10.0,
+            eta_seconds,
+            last_error: m.last_error.clone(),
+        }
+    }
+}
+
+/// Vectors by model id and content hash, in a SQLite file shared by store generations.
+pub struct EmbeddingCache {
+    conn: Connection,
+    model: i64,
+    dim: usize,
+}
+
+impl EmbeddingCache {
+    /// Open (creating when needed) the cache file for `model_id` vectors of `dim`.
+    pub fn open(path: &Path, model_id: &str, dim: usize) -> Result<Self, CorpusError> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| CorpusError::Io(format!("{}: {e}", parent.display())))?;
+        }
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(Duration::from_secs(10))?;
+        conn.execute_batch(
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;
+             CREATE TABLE IF NOT EXISTS models(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, dim INTEGER NOT NULL);
+             CREATE TABLE IF NOT EXISTS vectors(model INTEGER NOT NULL, hash BLOB NOT NULL, scale REAL NOT NULL, vec BLOB NOT NULL,
+               PRIMARY KEY(model, hash)) WITHOUT ROWID;",
+        )?;
+        conn.execute(
+            "INSERT OR IGNORE INTO models(name, dim) VALUES (?1, ?2)",
+            params![model_id, dim as i64],
+        )?;
+        let (model, stored_dim): (i64, i64) = conn.query_row(
+            "SELECT id, dim FROM models WHERE name = ?1",
+            params![model_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if stored_dim as usize != dim {
+            return Err(CorpusError::Model(format!(
+                "{}: cached vectors of {model_id} have {stored_dim} dimensions, the model gives {dim}",
+                path.display()
+            )));
+        }
+        Ok(EmbeddingCache { conn, model, dim })
+    }
+
+    /// The cached vector of a text hash.
+    pub fn get(&self, hash: &[u8; 32]) -> Result<Option<(Vec<i8>, f32)>, CorpusError> {
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT scale, vec FROM vectors WHERE model = ?1 AND hash = ?2")?;
+        let row: Option<(f64, Vec<u8>)> = st
+            .query_row(params![self.model, &hash[..]], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        Ok(row
+            .filter(|(_, v)| v.len() == self.dim)
+            .map(|(s, v)| (v.into_iter().map(|b| b as i8).collect(), s as f32)))
+    }
+
+    /// Store vectors (one transaction).
+    pub fn put_many(&mut self, items: &[([u8; 32], &[i8], f32)]) -> Result<(), CorpusError> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut st = tx.prepare_cached(
+                "INSERT OR REPLACE INTO vectors(model, hash, scale, vec) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for (hash, q, scale) in items {
+                let bytes: Vec<u8> = q.iter().map(|x| *x as u8).collect();
+                st.execute(params![self.model, &hash[..], *scale as f64, bytes])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Vectors cached for this model.
+    pub fn len(&self) -> Result<u64, CorpusError> {
+        Ok(self.conn.query_row(
+            "SELECT count(*) FROM vectors WHERE model = ?1",
+            params![self.model],
+            |r| r.get::<_, i64>(0),
+        )? as u64)
+    }
+
+    /// True when nothing is cached for this model.
+    pub fn is_empty(&self) -> Result<bool, CorpusError> {
+        Ok(self.len()? == 0)
+    }
+}
+
+/// How the background worker runs.
+#[derive(Debug, Clone)]
+pub struct WorkerOptions {
+    /// The vector cache file (`None`: no cache).
+    pub cache: Option<PathBuf>,
+    /// Compute missing vectors (`false`: load the cache only).
+    pub compute: bool,
+    /// Texts per model call.
+    pub batch: usize,
+    /// Threads for the model (the rest of the machine keeps serving).
+    pub threads: usize,
+    /// First pause after a failed batch (doubling up to five minutes).
+    pub retry: Duration,
+}
+
+impl Default for WorkerOptions {
+    fn default() -> Self {
+        WorkerOptions {
+            cache: None,
+            compute: true,
+            batch: 32,
+            threads: 1,
+            retry: Duration::from_secs(5),
+        }
+    }
+}
+
+/// The order in which documents are embedded: what is asked about most first.
+fn priority(doc_type: &str, magisterial: bool) -> u8 {
+    if magisterial {
+        return 0;
+    }
+    match doc_type {
+        "catechism" => 1,
+        "theology" => 2,
+        "scripture" => 3,
+        "patristic" => 4,
+        "commentary" => 6,
+        _ => 5,
+    }
+}
+
+/// Passage ordinal ranges of the English documents of a store, in embedding order.
+fn ranges(conn: &Connection) -> Result<Vec<(u64, u64)>, CorpusError> {
+    let mut st = conn.prepare(
+        "SELECT first_ord, passage_count, type, magisterial FROM documents WHERE language = 'en' AND passage_count > 0",
+    )?;
+    let mut out: Vec<(u8, u64, u64)> = st
+        .query_map([], |r| {
+            let ty: String = r.get(2)?;
+            let mag: bool = r.get(3)?;
+            Ok((
+                priority(&ty, mag),
+                r.get::<_, i64>(0)? as u64,
+                r.get::<_, i64>(1)? as u64,
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    out.sort_unstable();
+    Ok(out.into_iter().map(|(_, a, n)| (a, n)).collect())
+}
+
+/// Start the background worker for `index` over the store database `corpus_db`.
+/// It stops by itself when the index is dropped.
+pub fn spawn_worker(
+    index: &Arc<SemanticIndex>,
+    corpus_db: PathBuf,
+    opts: WorkerOptions,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
+    let weak = Arc::downgrade(index);
+    std::thread::Builder::new()
+        .name("embeddings".into())
+        .spawn(move || {
+            if let Err(e) = run_worker(&weak, &corpus_db, &opts) {
+                tracing::error!("semantic vectors: {e}");
+                if let Some(ix) = weak.upgrade() {
+                    ix.set_state(SemanticState::Failed, Some(e.to_string()));
+                }
+            }
+        })
+}
+
+/// Run the worker on this thread (what [`spawn_worker`] runs).
+pub fn run_worker(
+    weak: &Weak<SemanticIndex>,
+    corpus_db: &Path,
+    opts: &WorkerOptions,
+) -> Result<(), CorpusError> {
+    let Some(ix) = weak.upgrade() else {
+        return Ok(());
+    };
+    ix.set_state(SemanticState::LoadingCache, None);
+    let conn = Connection::open_with_flags(
+        corpus_db,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    let ranges = ranges(&conn)?;
+    let total: u64 = ranges.iter().map(|r| r.1).sum();
+    ix.passages.store(total, Ordering::Relaxed);
+    let model_id = ix.embedder.model_id().to_string();
+    let mut cache = match &opts.cache {
+        Some(p) => match EmbeddingCache::open(p, &model_id, ix.dim) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                tracing::warn!("semantic vectors: no cache ({e}); vectors will not outlive this process");
+                ix.set_state(SemanticState::LoadingCache, Some(e.to_string()));
+                None
+            }
+        },
+        None => None,
+    };
+    let t0 = Instant::now();
+    drop(ix);
+
+    // Pass 1: what the cache has.
+    let mut missing: Vec<u64> = Vec::new();
+    {
+        let mut st = conn.prepare_cached(
+            "SELECT ord, heading, text FROM passages WHERE ord >= ?1 AND ord < ?2 ORDER BY ord",
+        )?;
+        let mut found: Vec<(u64, Vec<i8>, f32)> = Vec::new();
+        for &(first, count) in &ranges {
+            let Some(ix) = weak.upgrade() else {
+                return Ok(());
+            };
+            let mut rows = st.query(params![first as i64, (first + count) as i64])?;
+            while let Some(r) = rows.next()? {
+                let ord = r.get::<_, i64>(0)? as u64;
+                let heading: Option<String> = r.get(1)?;
+                let text: String = r.get(2)?;
+                let hit = match &cache {
+                    Some(c) => c.get(&content_hash(&passage_text(heading.as_deref(), &text)))?,
+                    None => None,
+                };
+                match hit {
+                    Some((q, s)) => found.push((ord, q, s)),
+                    None => missing.push(ord),
+                }
+            }
+            if found.len() >= 4096 {
+                ix.from_cache
+                    .fetch_add(found.len() as u64, Ordering::Relaxed);
+                ix.insert(&found);
+                found.clear();
+            }
+        }
+        if let Some(ix) = weak.upgrade() {
+            ix.from_cache
+                .fetch_add(found.len() as u64, Ordering::Relaxed);
+            ix.insert(&found);
+        }
+    }
+    let Some(ix) = weak.upgrade() else {
+        return Ok(());
+    };
+    tracing::info!(
+        "semantic vectors ({model_id}): {} of {total} passages from the cache in {:.1} s, {} to compute",
+        ix.embedded(),
+        t0.elapsed().as_secs_f64(),
+        missing.len()
+    );
+    if missing.is_empty() {
+        ix.set_state(SemanticState::Complete, None);
+        return Ok(());
+    }
+    if !opts.compute {
+        ix.set_state(SemanticState::CacheOnly, None);
+        return Ok(());
+    }
+    ix.set_state(SemanticState::Embedding, None);
+    drop(ix);
+
+    // Pass 2: compute the rest, in priority order.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.max(1))
+        .thread_name(|i| format!("embeddings-{i}"))
+        .build()
+        .map_err(|e| CorpusError::Model(format!("thread pool: {e}")))?;
+    let mut st =
+        conn.prepare_cached("SELECT heading, text FROM passages WHERE ord = ?1")?;
+    let mut backoff = opts.retry;
+    for chunk in missing.chunks(opts.batch.max(1)) {
+        let mut texts = Vec::with_capacity(chunk.len());
+        for &ord in chunk {
+            let (heading, text): (Option<String>, String) =
+                st.query_row(params![ord as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            texts.push(passage_text(heading.as_deref(), &text));
+        }
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        loop {
+            let Some(ix) = weak.upgrade() else {
+                return Ok(());
+            };
+            match pool.install(|| ix.embedder.embed(&refs)) {
+                Ok(vs) if vs.len() == refs.len() && vs.iter().all(|v| v.len() == ix.dim) => {
+                    let items: Vec<(u64, Vec<i8>, f32)> = chunk
+                        .iter()
+                        .zip(&vs)
+                        .map(|(&ord, v)| {
+                            let (q, s) = quantize(v);
+                            (ord, q, s)
+                        })
+                        .collect();
+                    if let Some(c) = &mut cache {
+                        let rows: Vec<([u8; 32], &[i8], f32)> = texts
+                            .iter()
+                            .zip(&items)
+                            .map(|(t, (_, q, s))| (content_hash(t), q.as_slice(), *s))
+                            .collect();
+                        if let Err(e) = c.put_many(&rows) {
+                            tracing::warn!("semantic vectors: cache write failed: {e}");
+                        }
+                    }
+                    ix.insert(&items);
+                    ix.computed
+                        .fetch_add(items.len() as u64, Ordering::Relaxed);
+                    if ix.meta.lock().map(|m| m.state).ok() == Some(SemanticState::Retrying) {
+                        ix.set_state(SemanticState::Embedding, None);
+                    }
+                    backoff = opts.retry;
+                    break;
+                }
+                Ok(_) => {
+                    ix.set_state(
+                        SemanticState::Failed,
+                        Some("the model returned the wrong number or size of vectors".into()),
+                    );
+                    return Ok(());
+                }
+                Err(e) => {
+                    tracing::warn!(
+                        "semantic vectors: batch failed, retrying in {} s: {e}",
+                        backoff.as_secs()
+                    );
+                    ix.set_state(SemanticState::Retrying, Some(e.to_string()));
+                    drop(ix);
+                    sleep_unless_dropped(weak, backoff);
+                    backoff = (backoff * 2).min(Duration::from_secs(300));
+                }
+            }
+        }
+    }
+    if let Some(ix) = weak.upgrade() {
+        let s = ix.status();
+        tracing::info!(
+            "semantic vectors ({model_id}): complete, {} computed at {:.1} passages/s",
+            s.computed,
+            s.per_second
+        );
+        ix.set_state(SemanticState::Complete, None);
+    }
+    Ok(())
+}
+
+fn sleep_unless_dropped(weak: &Weak<SemanticIndex>, d: Duration) {
+    let end = Instant::now() + d;
+    while Instant::now() < end {
+        if weak.strong_count() == 0 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(200).min(end - Instant::now()));
+    }
+}
