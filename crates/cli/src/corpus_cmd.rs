@@ -54,10 +54,10 @@ pub struct FetchArgs {
     pub json: bool,
 }
 
-/// Run `ecclesia search` against the corpus store in `store_dir`.
-pub fn search(args: SearchArgs, store_dir: &Path) -> anyhow::Result<()> {
-    let corpus = open_store(store_dir)
-        .map_err(|e| anyhow::anyhow!("{e}"))
+/// Run `ecclesia search` against the corpus store of `env` (with the
+/// transformer vectors cached so far, when there are any).
+pub fn search(args: SearchArgs, env: &ecclesia_skills::SkillEnv) -> anyhow::Result<()> {
+    let corpus = ecclesia_skills::corpus::shared_corpus(env)
         .context("the corpus store is not built: run `ecclesia ingest`")?;
     let mut data = json!({
         "query": args.query,

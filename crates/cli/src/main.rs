@@ -160,7 +160,10 @@ fn run(cli: Cli) -> Result<()> {
         Command::Call(args) => call::run(args),
         Command::Liturgy(cmd) => liturgy_cmd::run(cmd, &r.data),
         Command::Lookup(args) => directory_cmd::run(args, &generation_dir(&r, "directory")?),
-        Command::Search(args) => corpus_cmd::search(args, &generation_dir(&r, "corpus")?),
+        Command::Search(args) => {
+            generation_dir(&r, "corpus")?;
+            corpus_cmd::search(args, &skill_env(&r, None, None)?)
+        }
         Command::Fetch(args) => corpus_cmd::fetch(args, &generation_dir(&r, "corpus")?),
         Command::Ask(args) => {
             let registry = ecclesia_skills::build_registry(&skill_env(&r, None, None)?);
@@ -173,6 +176,8 @@ fn run(cli: Cli) -> Result<()> {
 }
 
 fn ingest(r: &Resolved) -> Result<ecclesia_core::Manifest> {
+    let ingesters = ecclesia_skills::configured_ingesters(&skill_env(r, None, None)?)
+        .map_err(anyhow::Error::msg)?;
     let layout = StoreLayout::new(&r.store);
     let bars = progress::Bars::default();
     let started = std::time::Instant::now();
@@ -182,7 +187,7 @@ fn ingest(r: &Resolved) -> Result<ecclesia_core::Manifest> {
         r.store.display()
     );
     let manifest = layout
-        .ingest(&r.data, &ecclesia_skills::ingesters(), &bars)
+        .ingest(&r.data, &ingesters, &bars)
         .with_context(|| format!("ingesting {}", r.data.display()))?;
     for ing in &manifest.ingesters {
         eprintln!(

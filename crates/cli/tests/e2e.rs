@@ -41,8 +41,24 @@ fn server() -> &'static Server {
     SERVER.get_or_init(|| {
         let store = tempfile::tempdir().unwrap();
         let port = free_port();
+        // The transformer model, when fetched (scripts/fetch-model.sh).
+        let config = store.path().join("ecclesia.toml");
+        let model = model_dir();
+        std::fs::write(
+            &config,
+            match &model {
+                Some(m) => format!(
+                    "[corpus]\nmodel_dir = {:?}\nbatch = 8\n",
+                    m.display().to_string()
+                ),
+                None => "[corpus]\nembeddings = \"off\"\n".to_string(),
+            },
+        )
+        .unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_ecclesia"))
             .args(["serve", "--anonymous", "--today", "2026-11-30"])
+            .arg("--config")
+            .arg(&config)
             .arg("--listen")
             .arg(format!("127.0.0.1:{port}"))
             .arg("--data")
@@ -87,6 +103,21 @@ fn server() -> &'static Server {
             _store: store,
         }
     })
+}
+
+/// The fetched all-MiniLM-L6-v2 folder; `None` skips the transformer checks
+/// (required when `ECCLESIA_REQUIRE_MODEL=1`, as `scripts/test.sh` sets).
+fn model_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models/all-MiniLM-L6-v2");
+    if dir.join("model.safetensors").is_file() {
+        return Some(dir.canonicalize().unwrap());
+    }
+    assert!(
+        std::env::var("ECCLESIA_REQUIRE_MODEL").as_deref() != Ok("1"),
+        "no model in {} (run scripts/fetch-model.sh)",
+        dir.display()
+    );
+    None
 }
 
 fn call(skill: &str, parts: Value) -> Value {
@@ -331,4 +362,62 @@ fn python_sdk_against_the_binary() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("OK stream"), "{stdout}");
+}
+
+#[test]
+fn transformer_vectors_fill_in_the_background_with_progress_in_readyz_and_metrics() {
+    if model_dir().is_none() {
+        eprintln!("skipped: no transformer model (run scripts/fetch-model.sh)");
+        return;
+    }
+    let url = &server().url;
+    let started = Instant::now();
+    let semantic = loop {
+        let r: Value = ureq::get(&format!("{url}/readyz"))
+            .call()
+            .unwrap()
+            .into_json()
+            .unwrap();
+        let s = r["skills"]["document_search"]["semantic"].clone();
+        assert_ne!(s["state"], "failed", "{s}");
+        assert_ne!(s["state"], "off", "{s}");
+        if s["embedded"].as_u64().unwrap_or(0) > 0 {
+            break s;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "no transformer vector after 5 minutes: {s}"
+        );
+        std::thread::sleep(Duration::from_secs(1));
+    };
+    assert!(semantic["model"]
+        .as_str()
+        .unwrap()
+        .starts_with("all-MiniLM-L6-v2@"));
+    assert!(semantic["passages"].as_u64().unwrap() > 1000, "{semantic}");
+    let metrics = ureq::get(&format!("{url}/metrics"))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    let line = metrics
+        .lines()
+        .find(|l| l.starts_with("ecclesia_skill_document_search_semantic_embedded "))
+        .unwrap_or_else(|| panic!("no progress gauge in\n{metrics}"));
+    assert!(line.split(' ').nth(1).unwrap().parse::<f64>().unwrap() >= 1.0);
+    assert!(metrics.contains("ecclesia_skill_document_search_semantic_coverage "));
+    // Search keeps answering while vectors are partial, and says so.
+    let a = artifact(
+        "document_search",
+        json!([{"kind": "text", "text": "just wages for workers"}]),
+    );
+    let d = data(&a);
+    assert_eq!(d["mode"], "hybrid");
+    assert!(
+        d["notice"]
+            .as_str()
+            .unwrap_or("")
+            .contains("transformer vectors cover"),
+        "{d}"
+    );
 }

@@ -6,7 +6,7 @@
 //! * `corpus_tool bench <store> <queries.tsv>` — search latency p50/p99 and RSS.
 
 use ecclesia_core::{IngestContext, Ingester, NoProgress};
-use ecclesia_corpus::{Corpus, CorpusIngester, SearchMode, SearchRequest};
+use ecclesia_corpus::{Corpus, CorpusIngester, Filters, SearchMode, SearchRequest};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -39,6 +39,42 @@ fn queries(path: &str) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// With `SEMANTIC_MODEL=<dir>` and `SEMANTIC_CACHE=<file>`: attach the
+/// transformer vectors cached so far (nothing is computed).
+fn attach_semantic(c: &mut Corpus) {
+    let (Ok(model), Ok(cache)) = (
+        std::env::var("SEMANTIC_MODEL"),
+        std::env::var("SEMANTIC_CACHE"),
+    ) else {
+        return;
+    };
+    let m = ecclesia_corpus::TransformerEmbedder::load(
+        std::path::Path::new(&model),
+        Default::default(),
+    )
+    .expect("model");
+    let ix = ecclesia_corpus::SemanticIndex::new(std::sync::Arc::new(m), c.passage_count());
+    c.attach_semantic(ix.clone());
+    let t = Instant::now();
+    let opts = ecclesia_corpus::WorkerOptions {
+        cache: Some(cache.into()),
+        compute: false,
+        ..Default::default()
+    };
+    ecclesia_corpus::semantic::run_worker(
+        &std::sync::Arc::downgrade(&ix),
+        &c.database_path(),
+        &opts,
+    )
+    .expect("cache");
+    println!(
+        "semantic: {:?} (loaded in {:.1} s, RSS {:.0} MB)",
+        ix.status(),
+        t.elapsed().as_secs_f64(),
+        rss_mb()
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
@@ -61,28 +97,49 @@ fn main() {
         }
         Some("eval") => {
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
-            // TUNE="title,author,lexw,densew,second" for experiments.
+            attach_semantic(&mut c);
+            // TUNE="title,author,lexw,densew,second[,semanticw]" for experiments.
+            let mut base = c.tuning();
             if let Ok(t) = std::env::var("TUNE") {
                 let v: Vec<f32> = t.split(',').filter_map(|x| x.parse().ok()).collect();
-                if v.len() == 5 {
-                    c.set_tuning(ecclesia_corpus::SearchTuning {
+                if v.len() >= 5 {
+                    base = ecclesia_corpus::SearchTuning {
                         title_boost: v[0],
                         author_boost: v[1],
                         lexical_weight: v[2],
                         dense_weight: v[3],
                         second_passage: v[4],
-                    });
+                        semantic_weight: v.get(5).copied().unwrap_or(base.semantic_weight),
+                    };
                 }
             }
-            println!("tuning: {:?}", c.tuning());
+            println!("tuning: {base:?}");
+            let filters = Filters {
+                magisterial_only: std::env::var("MAGISTERIAL").is_ok(),
+                ..Default::default()
+            };
             let qs = queries(&args[3]);
-            for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
+            let with = |f: &dyn Fn(&mut ecclesia_corpus::SearchTuning)| {
+                let mut t = base;
+                f(&mut t);
+                t
+            };
+            let configs: Vec<(&str, SearchMode, ecclesia_corpus::SearchTuning)> = vec![
+                ("lexical", SearchMode::Lexical, base),
+                ("dense static", SearchMode::Dense, with(&|t| t.semantic_weight = 0.0)),
+                ("dense transformer", SearchMode::Dense, with(&|t| t.dense_weight = 0.0)),
+                ("hybrid lexical+static", SearchMode::Hybrid, with(&|t| t.semantic_weight = 0.0)),
+                ("hybrid all", SearchMode::Hybrid, base),
+            ];
+            for (name, mode, tuning) in configs {
+                c.set_tuning(tuning);
                 let (mut hit10, mut mrr) = (0.0, 0.0);
                 let mut misses = Vec::new();
                 for (q, want) in &qs {
                     let mut r = SearchRequest::new(q.clone());
                     r.mode = mode;
                     r.limit = 10;
+                    r.filters = filters.clone();
                     let page = c.search(&r).expect("search");
                     let rank = page.hits.iter().position(|h| want.iter().any(|w| h.doc.id == *w || h.doc.id.starts_with(&format!("{w}~"))));
                     if let Some(k) = rank {
@@ -93,7 +150,7 @@ fn main() {
                     }
                 }
                 let n = qs.len() as f64;
-                println!("{mode:?}: n={} recall@10={:.3} MRR={:.3}", qs.len(), hit10 / n, mrr / n);
+                println!("{name}: n={} recall@10={:.3} MRR={:.3}", qs.len(), hit10 / n, mrr / n);
                 if std::env::var("SHOW_MISSES").is_ok() {
                     for m in misses {
                         println!("   miss: {m}");
@@ -101,9 +158,36 @@ fn main() {
                 }
             }
         }
+        Some("transformerbench") => {
+            // `transformerbench <store> <model dir> <n> [threads]`: embed n English encyclical
+            // passages (heading + text), batch 32, and report the rate.
+            let dir = PathBuf::from(&args[2]);
+            let m = ecclesia_corpus::TransformerEmbedder::load(std::path::Path::new(&args[3]), Default::default()).expect("model");
+            let n: usize = args[4].parse().expect("n");
+            let threads: usize = args.get(5).and_then(|t| t.parse().ok()).unwrap_or(2);
+            let conn = rusqlite::Connection::open(dir.join("corpus.sqlite")).expect("db");
+            let mut st = conn
+                .prepare("SELECT p.heading, p.text FROM passages p JOIN documents d ON d.idx = p.doc_idx WHERE d.type = 'encyclical' AND d.language = 'en' ORDER BY p.ord LIMIT ?1")
+                .expect("sql");
+            let texts: Vec<String> = st
+                .query_map([n as i64], |r| Ok(ecclesia_corpus::semantic::passage_text(r.get::<_, Option<String>>(0)?.as_deref(), &r.get::<_, String>(1)?)))
+                .expect("query")
+                .map(|r| r.expect("row"))
+                .collect();
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+            let chars: usize = texts.iter().map(String::len).sum();
+            let t = Instant::now();
+            for chunk in texts.chunks(32) {
+                let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
+                pool.install(|| ecclesia_corpus::semantic::PassageEmbedder::embed(&m, &refs)).expect("embed");
+            }
+            let s = t.elapsed().as_secs_f64();
+            println!("{} passages ({} chars) in {s:.1} s on {threads} thread(s): {:.1} passages/s, RSS {:.0} MB", texts.len(), chars, texts.len() as f64 / s, rss_mb());
+        }
         Some("bench") => {
             let t = Instant::now();
-            let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            attach_semantic(&mut c);
             println!("open: {:.2}s, RSS {:.0} MB, {:?}", t.elapsed().as_secs_f64(), rss_mb(), c.stats());
             let qs = queries(&args[3]);
             for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {

@@ -47,15 +47,15 @@ impl WordPiece {
     /// Read a WordPiece `tokenizer.json`.
     pub fn load(tok_path: &Path) -> Result<Self, CorpusError> {
         let tok: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&tok_path).map_err(|e| bad(&tok_path, e))?)
-                .map_err(|e| bad(&tok_path, e))?;
+            serde_json::from_slice(&std::fs::read(tok_path).map_err(|e| bad(tok_path, e))?)
+                .map_err(|e| bad(tok_path, e))?;
         let model = &tok["model"];
         if model["type"].as_str() != Some("WordPiece") {
-            return Err(bad(&tok_path, "only WordPiece tokenizers are supported"));
+            return Err(bad(tok_path, "only WordPiece tokenizers are supported"));
         }
         let vocab_v = model["vocab"]
             .as_object()
-            .ok_or_else(|| bad(&tok_path, "no vocab"))?;
+            .ok_or_else(|| bad(tok_path, "no vocab"))?;
         let mut vocab: HashMap<String, u32, std::hash::BuildHasherDefault<FxHasher>> =
             HashMap::with_capacity_and_hasher(vocab_v.len(), Default::default());
         for (k, v) in vocab_v {
@@ -91,7 +91,11 @@ impl WordPiece {
 
     /// Vocabulary size (largest id + 1).
     pub fn vocab_rows(&self) -> usize {
-        self.vocab.values().map(|&v| v as usize + 1).max().unwrap_or(0)
+        self.vocab
+            .values()
+            .map(|&v| v as usize + 1)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Token ids of `text`, at most `max` of them, without special tokens.

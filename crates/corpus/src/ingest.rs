@@ -38,26 +38,44 @@ pub struct IngestOptions {
 
 impl Default for IngestOptions {
     fn default() -> Self {
-        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
-        let model = env("ECCLESIA_CORPUS_MODEL");
+        IngestOptions::builtin().with_env()
+    }
+}
+
+impl IngestOptions {
+    /// The built-in defaults, before any configuration or environment.
+    pub fn builtin() -> Self {
         IngestOptions {
-            embed: model.as_deref() != Some("none"),
-            model_dir: model.filter(|m| m != "none").map(PathBuf::from),
+            model_dir: None,
+            embed: true,
             church_fathers: true,
-            church_fathers_max_chars: env("ECCLESIA_CORPUS_FATHERS_MAX_CHARS")
-                .and_then(|v| v.parse().ok()),
-            extra_dirs: env("ECCLESIA_CORPUS_DIRS")
-                .map(|v| {
-                    v.split(':')
-                        .filter(|s| !s.is_empty())
-                        .map(PathBuf::from)
-                        .collect()
-                })
-                .unwrap_or_default(),
-            threads: env("ECCLESIA_CORPUS_THREADS")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(2),
+            church_fathers_max_chars: None,
+            extra_dirs: Vec::new(),
+            threads: 2,
         }
+    }
+
+    /// Apply the `ECCLESIA_CORPUS_*` variables that are set (they beat the config file).
+    pub fn with_env(mut self) -> Self {
+        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+        if let Some(model) = env("ECCLESIA_CORPUS_MODEL") {
+            self.embed = model != "none";
+            self.model_dir = (model != "none").then(|| PathBuf::from(model));
+        }
+        if let Some(n) = env("ECCLESIA_CORPUS_FATHERS_MAX_CHARS").and_then(|v| v.parse().ok()) {
+            self.church_fathers_max_chars = Some(n);
+        }
+        if let Some(v) = env("ECCLESIA_CORPUS_DIRS") {
+            self.extra_dirs = v
+                .split(':')
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from)
+                .collect();
+        }
+        if let Some(n) = env("ECCLESIA_CORPUS_THREADS").and_then(|v| v.parse().ok()) {
+            self.threads = n;
+        }
+        self
     }
 }
 

@@ -42,20 +42,20 @@ pub mod text;
 pub mod transformer;
 
 pub use embed::{StaticEmbedder, WordPiece};
+pub use ingest::{CorpusIngester, IngestOptions};
+pub use lexical::Filters;
+pub use model::{Document, DocumentMeta, Passage, PassageKind};
 pub use remote::{RemoteConfig, RemoteEmbedder};
+pub use search::{
+    Corpus, CorpusStats, Fetched, PassageHit, SearchHit, SearchMode, SearchRequest, SearchResults,
+    SearchTuning, PART_CHARS,
+};
 pub use semantic::{
     spawn_worker, EmbeddingCache, PassageEmbedder, SemanticIndex, SemanticState, SemanticStatus,
     WorkerOptions,
 };
 #[cfg(feature = "transformer")]
 pub use transformer::{DeviceChoice, TransformerEmbedder};
-pub use ingest::{CorpusIngester, IngestOptions};
-pub use lexical::Filters;
-pub use model::{Document, DocumentMeta, Passage, PassageKind};
-pub use search::{
-    Corpus, CorpusStats, Fetched, PassageHit, SearchHit, SearchMode, SearchRequest, SearchResults,
-    SearchTuning, PART_CHARS,
-};
 
 use std::path::PathBuf;
 

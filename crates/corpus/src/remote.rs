@@ -12,7 +12,7 @@ use std::time::Duration;
 const MAX_INPUT_CHARS: usize = 4_000;
 
 /// Settings of a remote embedding endpoint.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RemoteConfig {
     /// Base URL ending in `/v1` (`http://127.0.0.1:11434/v1`).
     pub base_url: String,

@@ -186,7 +186,10 @@ impl SemanticIndex {
             if rows.scales[i] == 0.0 && *scale != 0.0 {
                 added += 1;
             }
-            for (d, x) in rows.data[i * self.dim..(i + 1) * self.dim].iter_mut().zip(q) {
+            for (d, x) in rows.data[i * self.dim..(i + 1) * self.dim]
+                .iter_mut()
+                .zip(q)
+            {
                 *d = *x as u8;
             }
             rows.scales[i] = *scale;
@@ -298,7 +301,9 @@ impl EmbeddingCache {
             .conn
             .prepare_cached("SELECT scale, vec FROM vectors WHERE model = ?1 AND hash = ?2")?;
         let row: Option<(f64, Vec<u8>)> = st
-            .query_row(params![self.model, &hash[..]], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_row(params![self.model, &hash[..]], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .optional()?;
         Ok(row
             .filter(|(_, v)| v.len() == self.dim)
@@ -440,7 +445,9 @@ pub fn run_worker(
         Some(p) => match EmbeddingCache::open(p, &model_id, ix.dim) {
             Ok(c) => Some(c),
             Err(e) => {
-                tracing::warn!("semantic vectors: no cache ({e}); vectors will not outlive this process");
+                tracing::warn!(
+                    "semantic vectors: no cache ({e}); vectors will not outlive this process"
+                );
                 ix.set_state(SemanticState::LoadingCache, Some(e.to_string()));
                 None
             }
@@ -509,13 +516,14 @@ pub fn run_worker(
     drop(ix);
 
     // Pass 2: compute the rest, in priority order.
+    lower_priority();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
         .thread_name(|i| format!("embeddings-{i}"))
+        .start_handler(|_| lower_priority())
         .build()
         .map_err(|e| CorpusError::Model(format!("thread pool: {e}")))?;
-    let mut st =
-        conn.prepare_cached("SELECT heading, text FROM passages WHERE ord = ?1")?;
+    let mut st = conn.prepare_cached("SELECT heading, text FROM passages WHERE ord = ?1")?;
     let mut backoff = opts.retry;
     for chunk in missing.chunks(opts.batch.max(1)) {
         let mut texts = Vec::with_capacity(chunk.len());
@@ -550,8 +558,7 @@ pub fn run_worker(
                         }
                     }
                     ix.insert(&items);
-                    ix.computed
-                        .fetch_add(items.len() as u64, Ordering::Relaxed);
+                    ix.computed.fetch_add(items.len() as u64, Ordering::Relaxed);
                     if ix.meta.lock().map(|m| m.state).ok() == Some(SemanticState::Retrying) {
                         ix.set_state(SemanticState::Embedding, None);
                     }
@@ -597,5 +604,16 @@ fn sleep_unless_dropped(weak: &Weak<SemanticIndex>, d: Duration) {
             return;
         }
         std::thread::sleep(Duration::from_millis(200).min(end - Instant::now()));
+    }
+}
+
+/// Run the calling thread at a lower CPU priority (nice 10) so that requests
+/// win over the background computation.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority has no memory effects; on Linux, PRIO_PROCESS with
+    // who = 0 applies to the calling thread only.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
     }
 }

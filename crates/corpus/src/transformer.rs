@@ -62,10 +62,9 @@ impl TransformerEmbedder {
     /// Load the model in `dir` (`config.json`, `model.safetensors`, `tokenizer.json`).
     pub fn load(dir: &Path, device: DeviceChoice) -> Result<Self, CorpusError> {
         let cfg_path = dir.join("config.json");
-        let config: Config = serde_json::from_slice(
-            &std::fs::read(&cfg_path).map_err(|e| bad(&cfg_path, e))?,
-        )
-        .map_err(|e| bad(&cfg_path, format!("not a BERT config: {e}")))?;
+        let config: Config =
+            serde_json::from_slice(&std::fs::read(&cfg_path).map_err(|e| bad(&cfg_path, e))?)
+                .map_err(|e| bad(&cfg_path, format!("not a BERT config: {e}")))?;
         let tok = WordPiece::load(&dir.join("tokenizer.json"))?;
         let special = |t: &str| {
             tok.id(t)
@@ -222,7 +221,13 @@ mod tests {
         assert_eq!(m.ids("The Lord's bread"), vec![2, 4, 5, 1, 1, 12, 3]);
         assert_eq!(m.ids("breads"), vec![2, 12, 14, 3]);
         let long = "the lord is my shepherd ".repeat(200);
-        let texts = ["the lord is my shepherd", "grace", "", "ζωή ∞ unknown", long.as_str()];
+        let texts = [
+            "the lord is my shepherd",
+            "grace",
+            "",
+            "ζωή ∞ unknown",
+            long.as_str(),
+        ];
         let all = m.embed(&texts).unwrap();
         assert_eq!(all.len(), texts.len());
         for (t, v) in texts.iter().zip(&all) {

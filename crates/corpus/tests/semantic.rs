@@ -35,7 +35,10 @@ impl Words {
 
 fn words_vector(t: &str) -> Vec<f32> {
     let mut v = vec![0f32; 64];
-    for w in t.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() > 3) {
+    for w in t
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 3)
+    {
         let h = w
             .to_lowercase()
             .bytes()
@@ -142,7 +145,9 @@ fn worker_embeds_in_priority_order_caches_and_reuses_after_a_reingest() {
     let words = Words::new();
     let (c, ix) = open_with(&store, words.clone());
     // No vectors yet: dense search is empty, hybrid is lexical, nothing fails.
-    assert!(c.semantic_passages("just wage", 5, &Filters::default()).is_empty());
+    assert!(c
+        .semantic_passages("just wage", 5, &Filters::default())
+        .is_empty());
     let page = c.search(&SearchRequest::new("just wage")).unwrap();
     assert_eq!(page.mode, SearchMode::Lexical);
     assert_eq!(ix.status().state, SemanticState::Pending);
@@ -151,10 +156,19 @@ fn worker_embeds_in_priority_order_caches_and_reuses_after_a_reingest() {
     let st = ix.status();
     assert_eq!(st.state, SemanticState::Complete, "{st:?}");
     // English passages only: the Latin one is left to BM25.
-    assert_eq!((st.passages, st.embedded, st.computed, st.from_cache), (4, 4, 4, 0));
+    assert_eq!(
+        (st.passages, st.embedded, st.computed, st.from_cache),
+        (4, 4, 4, 0)
+    );
     assert_eq!(st.coverage, 1.0);
     // Magisterial documents first: the first batch was the encyclical's.
-    assert_eq!(EmbeddingCache::open(&cache, "words-64", 64).unwrap().len().unwrap(), 4);
+    assert_eq!(
+        EmbeddingCache::open(&cache, "words-64", 64)
+            .unwrap()
+            .len()
+            .unwrap(),
+        4
+    );
 
     let mut r = SearchRequest::new("a wage sufficient for the family of workers");
     r.mode = SearchMode::Dense;
@@ -171,7 +185,11 @@ fn worker_embeds_in_priority_order_caches_and_reuses_after_a_reingest() {
     let (c2, ix2) = open_with(&store2, words2.clone());
     run_worker(&Arc::downgrade(&ix2), &c2.database_path(), &opts(&cache)).unwrap();
     let st = ix2.status();
-    assert_eq!((st.embedded, st.computed, st.from_cache), (4, 1, 3), "{st:?}");
+    assert_eq!(
+        (st.embedded, st.computed, st.from_cache),
+        (4, 1, 3),
+        "{st:?}"
+    );
     assert_eq!(words2.texts.load(Ordering::SeqCst), 1);
 
     // A third start finds everything in the cache and computes nothing.
@@ -191,12 +209,16 @@ fn worker_retries_a_failing_model_and_partial_vectors_are_used_and_announced() {
     words.fail_first.store(2, Ordering::SeqCst);
     let (c, ix) = open_with(&store, words.clone());
     // Insert one vector by hand: search uses it and says coverage is partial.
-    ix.insert(&[(2, {
-        let (q, _) = ecclesia_corpus::embed::quantize(&words_vector(
-            "Workers have a right to a just wage sufficient for a frugal family.",
-        ));
-        q
-    }, 0.01)]);
+    ix.insert(&[(
+        2,
+        {
+            let (q, _) = ecclesia_corpus::embed::quantize(&words_vector(
+                "Workers have a right to a just wage sufficient for a frugal family.",
+            ));
+            q
+        },
+        0.01,
+    )]);
     run_worker(
         &Arc::downgrade(&ix),
         &c.database_path(),
@@ -217,11 +239,18 @@ fn worker_retries_a_failing_model_and_partial_vectors_are_used_and_announced() {
     assert!(notice.contains("25%"), "{notice}");
 
     // Computing: two failures, then success.
-    run_worker(&Arc::downgrade(&ix), &c.database_path(), &opts(&tmp.path().join("cache.sqlite")))
-        .unwrap();
+    run_worker(
+        &Arc::downgrade(&ix),
+        &c.database_path(),
+        &opts(&tmp.path().join("cache.sqlite")),
+    )
+    .unwrap();
     let st = ix.status();
     assert_eq!(st.state, SemanticState::Complete, "{st:?}");
-    assert_eq!(st.last_error.as_deref(), Some("embedding model: endpoint down"));
+    assert_eq!(
+        st.last_error.as_deref(),
+        Some("embedding model: endpoint down")
+    );
     assert_eq!(words.calls.load(Ordering::SeqCst), 2 + 2);
 }
 
@@ -252,7 +281,9 @@ fn worker_stops_when_the_index_is_dropped_and_a_bad_cache_is_not_fatal() {
 // ---- remote /v1/embeddings -------------------------------------------------
 
 /// A one-thread HTTP server on 127.0.0.1 answering each POST with `reply(body)`.
-fn mock_server(reply: impl Fn(&serde_json::Value) -> (u16, String) + Send + 'static) -> (String, Arc<Mutex<Vec<serde_json::Value>>>) {
+fn mock_server(
+    reply: impl Fn(&serde_json::Value) -> (u16, String) + Send + 'static,
+) -> (String, Arc<Mutex<Vec<serde_json::Value>>>) {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/v1", l.local_addr().unwrap());
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -315,7 +346,11 @@ fn remote_endpoint_vectors_in_input_order_and_normalised() {
                 serde_json::json!({"object": "embedding", "index": i, "embedding": [n, 3.0, 4.0]})
             })
             .collect();
-        (200, serde_json::json!({"object": "list", "data": data, "usage": {"prompt_tokens": 3}}).to_string())
+        (
+            200,
+            serde_json::json!({"object": "list", "data": data, "usage": {"prompt_tokens": 3}})
+                .to_string(),
+        )
     });
     let e = RemoteEmbedder::connect(cfg(&url)).unwrap();
     assert_eq!(e.dim(), 3);
@@ -335,7 +370,10 @@ fn remote_endpoint_vectors_in_input_order_and_normalised() {
 #[test]
 fn remote_endpoint_errors_are_clear() {
     let (url, _) = mock_server(|_| {
-        (503, r#"{"error":{"message":"model is loading","type":"unavailable"}}"#.into())
+        (
+            503,
+            r#"{"error":{"message":"model is loading","type":"unavailable"}}"#.into(),
+        )
     });
     let e = RemoteEmbedder::connect(cfg(&url)).unwrap_err().to_string();
     assert!(e.contains("HTTP 503: model is loading"), "{e}");
@@ -353,15 +391,26 @@ fn remote_endpoint_errors_are_clear() {
     assert!(e.contains("unreadable reply"), "{e}");
 
     // Fewer vectors than inputs.
-    let (url, _) = mock_server(|_| (200, r#"{"data": [{"index": 0, "embedding": [1.0, 0.0]}]}"#.into()));
+    let (url, _) = mock_server(|_| {
+        (
+            200,
+            r#"{"data": [{"index": 0, "embedding": [1.0, 0.0]}]}"#.into(),
+        )
+    });
     let e = RemoteEmbedder::connect(cfg(&url)).unwrap();
     let err = e.embed(&["a", "b"]).unwrap_err().to_string();
     assert!(err.contains("no vector for input 1"), "{err}");
 
-    let err = RemoteEmbedder::connect(cfg("ftp://example")).unwrap_err().to_string();
+    let err = RemoteEmbedder::connect(cfg("ftp://example"))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("not an http(s) URL"), "{err}");
     // Nothing listening.
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     assert!(RemoteEmbedder::connect(cfg(&format!("http://127.0.0.1:{port}/v1"))).is_err());
 }
 
@@ -377,7 +426,10 @@ fn minilm() -> Option<Arc<ecclesia_corpus::TransformerEmbedder>> {
         let dir = std::env::var_os("ECCLESIA_EMBEDDING_MODEL")
             .map(PathBuf::from)
             .unwrap_or_else(|| {
-                PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/all-MiniLM-L6-v2"))
+                PathBuf::from(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/../../models/all-MiniLM-L6-v2"
+                ))
             });
         if !dir.join("model.safetensors").is_file() {
             assert!(
@@ -385,7 +437,10 @@ fn minilm() -> Option<Arc<ecclesia_corpus::TransformerEmbedder>> {
                 "no model in {} (run scripts/fetch-model.sh)",
                 dir.display()
             );
-            eprintln!("skipped: no model in {} (run scripts/fetch-model.sh)", dir.display());
+            eprintln!(
+                "skipped: no model in {} (run scripts/fetch-model.sh)",
+                dir.display()
+            );
             return None;
         }
         Some(Arc::new(
@@ -485,8 +540,19 @@ fn minilm_paraphrase_search_through_the_background_vectors() {
         page.hits[0].doc.id,
         "cf-thomas-aquinas-summa-theologiae-first-part-treatise-on-the-one-god-question-2"
     );
-    let r = c.semantic_passages("bread and wine become the body of Christ", 3, &Filters::default());
-    let p = c.passages_with_mode("bread and wine become the body of Christ", 1, &Filters::default(), SearchMode::Dense).unwrap();
+    let r = c.semantic_passages(
+        "bread and wine become the body of Christ",
+        3,
+        &Filters::default(),
+    );
+    let p = c
+        .passages_with_mode(
+            "bread and wine become the body of Christ",
+            1,
+            &Filters::default(),
+            SearchMode::Dense,
+        )
+        .unwrap();
     assert!(!r.is_empty());
     assert!(p[0].doc_id.contains("question-75"), "{:?}", p[0].doc_id);
 }

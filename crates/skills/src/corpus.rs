@@ -7,8 +7,8 @@ use ecclesia_core::{
     artifact, skill_card, Ingester, Skill, SkillContext, SkillError, SkillRegistry, SkillRequest,
 };
 use ecclesia_corpus::{
-    spawn_worker, Corpus, CorpusError, CorpusIngester, Filters, PassageEmbedder, RemoteConfig,
-    RemoteEmbedder, SearchMode, SearchRequest, SemanticIndex, WorkerOptions,
+    spawn_worker, Corpus, CorpusError, CorpusIngester, Filters, IngestOptions, PassageEmbedder,
+    RemoteConfig, RemoteEmbedder, SearchMode, SearchRequest, SemanticIndex, WorkerOptions,
 };
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -22,9 +22,51 @@ pub fn open_store(dir: &std::path::Path) -> Result<Corpus, String> {
     Corpus::open(dir).map_err(|e| e.to_string())
 }
 
-/// The corpus ingester.
+/// The corpus ingester with the built-in options and the environment.
 pub fn ingesters() -> Vec<Box<dyn Ingester>> {
     vec![Box::new(CorpusIngester::default())]
+}
+
+/// The corpus ingester configured by `[corpus]` (`static_model`,
+/// `church_fathers_max_chars`, `operator_dirs`, `index_threads`), under the
+/// `ECCLESIA_CORPUS_*` environment variables.
+pub fn configured_ingesters(env: &SkillEnv) -> Result<Vec<Box<dyn Ingester>>, String> {
+    Ok(vec![Box::new(CorpusIngester {
+        options: ingest_options(env)?,
+    })])
+}
+
+/// Read `[corpus]`'s ingest keys, then apply the environment.
+pub fn ingest_options(env: &SkillEnv) -> Result<IngestOptions, String> {
+    let sec = env.section("corpus");
+    let mut o = IngestOptions::builtin();
+    let get = |k: &str| sec.get(k).filter(|v| !v.is_null());
+    if let Some(v) = get("static_model") {
+        let m = v.as_str().ok_or_else(|| {
+            format!("[corpus] static_model must be a folder or \"none\", not {v}")
+        })?;
+        o.embed = m != "none";
+        o.model_dir = (m != "none").then(|| PathBuf::from(m));
+    }
+    if let Some(v) = get("church_fathers_max_chars") {
+        o.church_fathers_max_chars = Some(v.as_u64().ok_or_else(|| {
+            format!("[corpus] church_fathers_max_chars must be a whole number, not {v}")
+        })?);
+    }
+    if let Some(v) = get("operator_dirs") {
+        o.extra_dirs = v
+            .as_array()
+            .and_then(|a| a.iter().map(|d| d.as_str().map(PathBuf::from)).collect())
+            .ok_or_else(|| format!("[corpus] operator_dirs must be a list of folders, not {v}"))?;
+    }
+    if let Some(v) = get("index_threads") {
+        o.threads = v
+            .as_u64()
+            .filter(|n| (1..=8).contains(n))
+            .ok_or_else(|| format!("[corpus] index_threads must be from 1 to 8, not {v}"))?
+            as usize;
+    }
+    Ok(o.with_env())
 }
 
 /// The open corpus of this deployment, shared by every skill that needs it
@@ -96,7 +138,9 @@ pub fn embedding_settings(env: &SkillEnv) -> Result<EmbeddingSettings, String> {
                 .as_u64()
                 .filter(|n| (1..=max as u64).contains(n))
                 .map(|n| n as usize)
-                .ok_or_else(|| format!("[corpus] {k} must be a whole number from 1 to {max}, not {v}")),
+                .ok_or_else(|| {
+                    format!("[corpus] {k} must be a whole number from 1 to {max}, not {v}")
+                }),
         }
     };
     let backend = string("embeddings")?.unwrap_or_else(|| "local".into());
@@ -107,7 +151,9 @@ pub fn embedding_settings(env: &SkillEnv) -> Result<EmbeddingSettings, String> {
     }
     let device = string("device")?.unwrap_or_else(|| "cpu".into());
     if !["cpu", "cuda"].contains(&device.as_str()) {
-        return Err(format!("[corpus] device must be \"cpu\" or \"cuda\", not {device:?}"));
+        return Err(format!(
+            "[corpus] device must be \"cpu\" or \"cuda\", not {device:?}"
+        ));
     }
     let model_dir = match string("model_dir")? {
         Some(d) => Some(PathBuf::from(d)),
@@ -124,8 +170,9 @@ pub fn embedding_settings(env: &SkillEnv) -> Result<EmbeddingSettings, String> {
         None => env.store_root().map(|r| r.join("embeddings.sqlite")),
     };
     let remote = if backend == "remote" {
-        let base_url = string("embeddings_url")?
-            .ok_or("[corpus] embeddings = \"remote\" needs embeddings_url (a base URL ending in /v1)")?;
+        let base_url = string("embeddings_url")?.ok_or(
+            "[corpus] embeddings = \"remote\" needs embeddings_url (a base URL ending in /v1)",
+        )?;
         let model = string("embeddings_model")?
             .ok_or("[corpus] embeddings = \"remote\" needs embeddings_model")?;
         let api_key = match string("embeddings_api_key_env")? {
@@ -138,7 +185,9 @@ pub fn embedding_settings(env: &SkillEnv) -> Result<EmbeddingSettings, String> {
             base_url,
             model,
             api_key,
-            timeout: std::time::Duration::from_secs(count("embeddings_timeout_secs", 60, 3600)? as u64),
+            timeout: std::time::Duration::from_secs(
+                count("embeddings_timeout_secs", 60, 3600)? as u64
+            ),
         })
     } else {
         None
@@ -158,7 +207,9 @@ pub fn embedding_settings(env: &SkillEnv) -> Result<EmbeddingSettings, String> {
 static SEMANTIC_OFF: Mutex<Option<String>> = Mutex::new(None);
 
 fn semantic_off(why: String) {
-    tracing::warn!("document_search: no transformer vectors: {why}; search uses BM25 and static vectors");
+    tracing::warn!(
+        "document_search: no transformer vectors: {why}; search uses BM25 and static vectors"
+    );
     *SEMANTIC_OFF.lock().unwrap_or_else(|p| p.into_inner()) = Some(why);
 }
 
@@ -166,7 +217,9 @@ fn load_embedder(s: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, Stri
     match s.backend.as_str() {
         "remote" => {
             let cfg = s.remote.clone().ok_or("no remote endpoint configured")?;
-            Ok(Arc::new(RemoteEmbedder::connect(cfg).map_err(|e| e.to_string())?))
+            Ok(Arc::new(
+                RemoteEmbedder::connect(cfg).map_err(|e| e.to_string())?,
+            ))
         }
         _ => local_embedder(s),
     }
@@ -174,9 +227,10 @@ fn load_embedder(s: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, Stri
 
 #[cfg(feature = "transformer")]
 fn local_embedder(s: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, String> {
-    let dir = s.model_dir.as_ref().ok_or(
-        "no model folder (run scripts/fetch-model.sh, or set [corpus] model_dir)",
-    )?;
+    let dir = s
+        .model_dir
+        .as_ref()
+        .ok_or("no model folder (run scripts/fetch-model.sh, or set [corpus] model_dir)")?;
     let device = if s.device == "cuda" {
         ecclesia_corpus::DeviceChoice::Cuda
     } else {
@@ -223,9 +277,11 @@ fn attach_semantic(env: &SkillEnv, corpus: &mut Corpus) {
         if let Err(e) = spawn_worker(&index, corpus.database_path(), opts) {
             semantic_off(format!("cannot start the background worker: {e}"));
         }
-    } else if let Err(e) =
-        ecclesia_corpus::semantic::run_worker(&Arc::downgrade(&index), &corpus.database_path(), &opts)
-    {
+    } else if let Err(e) = ecclesia_corpus::semantic::run_worker(
+        &Arc::downgrade(&index),
+        &corpus.database_path(),
+        &opts,
+    ) {
         tracing::warn!("cached transformer vectors not loaded: {e}");
     }
 }
@@ -658,5 +714,127 @@ mod tests {
         let mut reg = SkillRegistry::default();
         register(&mut reg, &SkillEnv::default());
         assert!(reg.get("document_search").is_none());
+    }
+
+    fn env_with(section: Value) -> SkillEnv {
+        let mut settings = serde_json::Map::new();
+        settings.insert("corpus".into(), section);
+        SkillEnv {
+            data_dir: PathBuf::from("/nonexistent/data"),
+            generation: Some(PathBuf::from("/srv/store/gen-1")),
+            settings,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn embedding_settings_defaults_and_overrides() {
+        let s = embedding_settings(&env_with(json!({}))).unwrap();
+        assert_eq!(s.backend, "local");
+        assert_eq!((s.threads, s.batch, s.device.as_str()), (1, 32, "cpu"));
+        assert_eq!(s.cache, Some(PathBuf::from("/srv/store/embeddings.sqlite")));
+        let s = embedding_settings(&env_with(json!({
+            "model_dir": "/m", "threads": 2, "batch": 8, "embeddings_cache": "off", "device": "cuda"
+        })))
+        .unwrap();
+        assert_eq!(s.model_dir, Some(PathBuf::from("/m")));
+        assert_eq!((s.threads, s.batch, s.cache), (2, 8, None));
+        let s = embedding_settings(&env_with(json!({
+            "embeddings": "remote", "embeddings_url": "http://127.0.0.1:11434/v1",
+            "embeddings_model": "nomic-embed-text"
+        })))
+        .unwrap();
+        let r = s.remote.unwrap();
+        assert_eq!(
+            (r.base_url.as_str(), r.model.as_str(), r.api_key),
+            ("http://127.0.0.1:11434/v1", "nomic-embed-text", None)
+        );
+    }
+
+    #[test]
+    fn bad_embedding_settings_say_what_to_fix() {
+        for (section, want) in [
+            (
+                json!({"embeddings": "gpu"}),
+                "must be \"local\", \"remote\" or \"off\"",
+            ),
+            (
+                json!({"threads": 0}),
+                "threads must be a whole number from 1 to 64",
+            ),
+            (json!({"batch": "big"}), "batch must be a whole number"),
+            (json!({"model_dir": 3}), "model_dir must be a string"),
+            (json!({"device": "tpu"}), "device must be"),
+            (json!({"embeddings": "remote"}), "needs embeddings_url"),
+            (
+                json!({"embeddings": "remote", "embeddings_url": "http://x/v1"}),
+                "needs embeddings_model",
+            ),
+            (
+                json!({"embeddings": "remote", "embeddings_url": "http://x/v1", "embeddings_model": "m",
+                       "embeddings_api_key_env": "ECCLESIA_TEST_SURELY_UNSET_KEY"}),
+                "ECCLESIA_TEST_SURELY_UNSET_KEY, which is not set",
+            ),
+        ] {
+            let e = embedding_settings(&env_with(section.clone())).unwrap_err();
+            assert!(e.contains(want), "{section}: {e}");
+        }
+    }
+
+    #[test]
+    fn ingest_options_from_the_config_file() {
+        let o = ingest_options(&env_with(json!({
+            "static_model": "none", "church_fathers_max_chars": 1000,
+            "operator_dirs": ["/srv/docs"], "index_threads": 1
+        })))
+        .unwrap();
+        if std::env::var_os("ECCLESIA_CORPUS_FATHERS_MAX_CHARS").is_none() {
+            assert_eq!(o.church_fathers_max_chars, Some(1000));
+        }
+        assert!(!o.embed || std::env::var_os("ECCLESIA_CORPUS_MODEL").is_some());
+        assert_eq!(o.extra_dirs, vec![PathBuf::from("/srv/docs")]);
+        assert_eq!(o.threads, 1);
+        for (section, want) in [
+            (json!({"static_model": 1}), "static_model must be"),
+            (
+                json!({"church_fathers_max_chars": -1}),
+                "church_fathers_max_chars must be",
+            ),
+            (
+                json!({"operator_dirs": "/srv"}),
+                "operator_dirs must be a list",
+            ),
+            (
+                json!({"index_threads": 99}),
+                "index_threads must be from 1 to 8",
+            ),
+        ] {
+            let e = ingest_options(&env_with(section.clone())).unwrap_err();
+            assert!(e.contains(want), "{section}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_missing_model_leaves_search_lexical_and_says_why() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut env = env_with_store(tmp.path());
+        env.background = true;
+        env.settings.insert(
+            "corpus".into(),
+            json!({"model_dir": tmp.path().join("no-model").display().to_string()}),
+        );
+        let mut reg = SkillRegistry::default();
+        register(&mut reg, &env);
+        let st = reg.get("document_search").unwrap().status();
+        assert_eq!(st["semantic"]["state"], "off", "{st}");
+        assert!(
+            st["semantic"]["reason"]
+                .as_str()
+                .unwrap()
+                .contains("config.json"),
+            "{st}"
+        );
+        let a = run(&reg, "document_search", vec![Part::text("who made us")]).unwrap();
+        assert_eq!(data_of(&a[0])["mode"], "lexical");
     }
 }

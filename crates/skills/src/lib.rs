@@ -68,6 +68,17 @@ pub fn ingesters() -> Vec<Box<dyn Ingester>> {
     all
 }
 
+/// Every domain ingester configured by the config file's tables (`[corpus]`
+/// ingest keys); a bad value is an error that names it.
+pub fn configured_ingesters(env: &SkillEnv) -> Result<Vec<Box<dyn Ingester>>, String> {
+    let mut all: Vec<Box<dyn Ingester>> = Vec::new();
+    all.extend(liturgy::ingesters());
+    all.extend(corpus::configured_ingesters(env)?);
+    all.extend(directory::ingesters());
+    all.extend(qa::ingesters());
+    Ok(all)
+}
+
 /// The registry of every skill whose store is present. A skill whose store is
 /// missing is left out (and absent from the card), with a warning in the log.
 pub fn build_registry(env: &SkillEnv) -> SkillRegistry {
