@@ -75,6 +75,43 @@ fn attach_semantic(c: &mut Corpus) {
     );
 }
 
+/// With `SEMANTIC_FILL=1`: give every row without a transformer vector a
+/// pseudo-random one, to measure latency at full coverage.
+fn fill_semantic(c: &Corpus) {
+    let (Some(ix), Ok(_)) = (c.semantic(), std::env::var("SEMANTIC_FILL")) else {
+        return;
+    };
+    let dim = ix.dim();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let missing: Vec<u64> = ix.with_rows(|_, scales| {
+        (0..scales.len() as u64)
+            .filter(|&i| scales[i as usize] == 0.0)
+            .collect()
+    });
+    for chunk in missing.chunks(4096) {
+        let items: Vec<(u64, Vec<i8>, f32)> = chunk
+            .iter()
+            .map(|&ord| {
+                let v: Vec<i8> = (0..dim)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        (seed % 255) as u8 as i8
+                    })
+                    .collect();
+                (ord, v, 0.0005)
+            })
+            .collect();
+        ix.insert(&items);
+    }
+    println!(
+        "semantic: filled {} rows with random vectors, RSS {:.0} MB",
+        missing.len(),
+        rss_mb()
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
@@ -188,10 +225,12 @@ fn main() {
             let t = Instant::now();
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
             attach_semantic(&mut c);
+            fill_semantic(&c);
             println!("open: {:.2}s, RSS {:.0} MB, {:?}", t.elapsed().as_secs_f64(), rss_mb(), c.stats());
             let qs = queries(&args[3]);
             for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
                 let mut times = Vec::new();
+                let mut sem_times = Vec::new();
                 for _ in 0..3 {
                     for (q, _) in &qs {
                         let mut r = SearchRequest::new(q.clone());
@@ -199,11 +238,21 @@ fn main() {
                         let t = Instant::now();
                         let _ = c.search(&r).expect("search");
                         times.push(t.elapsed().as_secs_f64() * 1000.0);
+                        if mode == SearchMode::Dense && c.semantic().is_some() {
+                            let t = Instant::now();
+                            let _ = c.semantic_passages(q, 100, &Filters::default());
+                            sem_times.push(t.elapsed().as_secs_f64() * 1000.0);
+                        }
                     }
                 }
                 times.sort_by(|a, b| a.total_cmp(b));
                 let p = |x: f64| times[((times.len() as f64 - 1.0) * x) as usize];
                 println!("{mode:?}: p50 {:.1} ms, p99 {:.1} ms over {} searches", p(0.5), p(0.99), times.len());
+                if !sem_times.is_empty() {
+                    sem_times.sort_by(|a, b| a.total_cmp(b));
+                    let p = |x: f64| sem_times[((sem_times.len() as f64 - 1.0) * x) as usize];
+                    println!("  transformer list alone (query embedding + scan): p50 {:.1} ms, p99 {:.1} ms", p(0.5), p(0.99));
+                }
             }
             println!("RSS after searches: {:.0} MB", rss_mb());
         }

@@ -509,13 +509,44 @@ impl Corpus {
     /// Transformer passage ranking (exact cosine over the passages that have
     /// a vector so far): `(ordinal, cosine)`, best first. Empty without vectors.
     pub fn semantic_passages(&self, query: &str, n: usize, filters: &Filters) -> Vec<(u64, f32)> {
+        self.semantic_ranked(query, n, filters).0
+    }
+
+    /// [`semantic_passages`](Self::semantic_passages) and the share of the
+    /// English passages passing `filters` that have a vector so far (0…1).
+    pub fn semantic_ranked(
+        &self,
+        query: &str,
+        n: usize,
+        filters: &Filters,
+    ) -> (Vec<(u64, f32)>, f32) {
         let Some(s) = &self.semantic else {
-            return Vec::new();
+            return (Vec::new(), 0.0);
         };
         let Some(qv) = s.query_vector(query) else {
-            return Vec::new();
+            return (Vec::new(), 0.0);
         };
-        s.with_rows(|vectors, scales| self.top_cosine(vectors, scales, s.dim(), &qv, n, filters))
+        s.with_rows(|vectors, scales| {
+            let list = self.top_cosine(vectors, scales, s.dim(), &qv, n, filters);
+            let (mut eligible, mut present) = (0u64, 0u64);
+            let all = filters.is_empty();
+            for doc in &self.docs {
+                if doc.language != "en" || (!all && !doc.passes(filters)) {
+                    continue;
+                }
+                eligible += doc.count;
+                let (a, b) = (doc.first_ord as usize, (doc.first_ord + doc.count) as usize);
+                present += scales
+                    .get(a..b)
+                    .map_or(0, |r| r.iter().filter(|x| **x != 0.0).count() as u64);
+            }
+            let coverage = if eligible == 0 {
+                0.0
+            } else {
+                (present as f64 / eligible as f64).min(1.0) as f32
+            };
+            (list, coverage)
+        })
     }
 
     /// The `n` rows most similar to `qv` among the documents passing `filters`
@@ -604,7 +635,11 @@ impl Corpus {
                 lists.push((self.dense_passages(query, n, filters), t.dense_weight));
             }
             if self.has_semantic() {
-                lists.push((self.semantic_passages(query, n, filters), t.semantic_weight));
+                // A list that can rank only part of the candidates gets that
+                // share of its weight: while the background vectors cover the
+                // magisterial documents only, they must not crowd out the rest.
+                let (list, coverage) = self.semantic_ranked(query, n, filters);
+                lists.push((list, t.semantic_weight * coverage));
             }
             lists
         };

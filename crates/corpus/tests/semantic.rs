@@ -206,7 +206,6 @@ fn worker_retries_a_failing_model_and_partial_vectors_are_used_and_announced() {
     let store = tmp.path().join("gen-1");
     build_store(&store, small_docs(false), false);
     let words = Words::new();
-    words.fail_first.store(2, Ordering::SeqCst);
     let (c, ix) = open_with(&store, words.clone());
     // Insert one vector by hand: search uses it and says coverage is partial.
     ix.insert(&[(
@@ -237,8 +236,18 @@ fn worker_retries_a_failing_model_and_partial_vectors_are_used_and_announced() {
     assert_eq!(page.mode, SearchMode::Hybrid);
     let notice = page.notice.unwrap();
     assert!(notice.contains("25%"), "{notice}");
+    // The list's fusion weight follows its coverage of the candidates.
+    assert_eq!(c.semantic_ranked("wage", 5, &Filters::default()).1, 0.25);
+    let encyclicals = Filters {
+        doc_type: Some("encyclical".into()),
+        ..Default::default()
+    };
+    let (list, coverage) = c.semantic_ranked("wage", 5, &encyclicals);
+    assert_eq!((list.len(), coverage), (1, 0.5));
 
     // Computing: two failures, then success.
+    words.fail_first.store(2, Ordering::SeqCst);
+    let before = words.calls.load(Ordering::SeqCst);
     run_worker(
         &Arc::downgrade(&ix),
         &c.database_path(),
@@ -251,7 +260,7 @@ fn worker_retries_a_failing_model_and_partial_vectors_are_used_and_announced() {
         st.last_error.as_deref(),
         Some("embedding model: endpoint down")
     );
-    assert_eq!(words.calls.load(Ordering::SeqCst), 2 + 2);
+    assert_eq!(words.calls.load(Ordering::SeqCst) - before, 2 + 2);
 }
 
 #[test]
