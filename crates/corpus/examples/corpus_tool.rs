@@ -161,14 +161,23 @@ fn main() {
                 f(&mut t);
                 t
             };
-            let configs: Vec<(&str, SearchMode, ecclesia_corpus::SearchTuning)> = vec![
-                ("lexical", SearchMode::Lexical, base),
-                ("dense static", SearchMode::Dense, with(&|t| t.semantic_weight = 0.0)),
-                ("dense transformer", SearchMode::Dense, with(&|t| t.dense_weight = 0.0)),
-                ("hybrid lexical+static", SearchMode::Hybrid, with(&|t| t.semantic_weight = 0.0)),
-                ("hybrid all", SearchMode::Hybrid, base),
+            // (name, mode, tuning, with the transformer vectors)
+            let configs: Vec<(&str, SearchMode, ecclesia_corpus::SearchTuning, bool)> = vec![
+                ("lexical", SearchMode::Lexical, base, false),
+                ("dense static", SearchMode::Dense, base, false),
+                ("dense transformer", SearchMode::Dense, with(&|t| t.dense_weight = 0.0), true),
+                ("hybrid lexical+static", SearchMode::Hybrid, base, false),
+                ("hybrid all", SearchMode::Hybrid, base, true),
             ];
-            for (name, mode, tuning) in configs {
+            let semantic = c.semantic().cloned();
+            for (name, mode, tuning, with_semantic) in configs {
+                if with_semantic && semantic.is_none() {
+                    continue;
+                }
+                c.detach_semantic();
+                if let (true, Some(ix)) = (with_semantic, &semantic) {
+                    c.attach_semantic(ix.clone());
+                }
                 c.set_tuning(tuning);
                 let (mut hit10, mut mrr) = (0.0, 0.0);
                 let mut misses = Vec::new();

@@ -360,6 +360,11 @@ impl Corpus {
         self.semantic = Some(index);
     }
 
+    /// Detach the transformer vectors (search goes back to BM25 + static).
+    pub fn detach_semantic(&mut self) -> Option<Arc<SemanticIndex>> {
+        self.semantic.take()
+    }
+
     /// The transformer vectors, when attached.
     pub fn semantic(&self) -> Option<&Arc<SemanticIndex>> {
         self.semantic.as_ref()
@@ -631,15 +636,23 @@ impl Corpus {
         };
         let dense_lists = || {
             let mut lists = Vec::with_capacity(2);
-            if self.dense.is_some() {
-                lists.push((self.dense_passages(query, n, filters), t.dense_weight));
-            }
-            if self.has_semantic() {
-                // A list that can rank only part of the candidates gets that
-                // share of its weight: while the background vectors cover the
-                // magisterial documents only, they must not crowd out the rest.
+            // A transformer list that can rank only part of the candidates
+            // gets that share of its weight (while the background vectors
+            // cover the magisterial documents only, they must not crowd out
+            // the rest), and the static list — a distillation of the same
+            // model, much weaker — gives way as the transformer covers more.
+            let coverage = if self.has_semantic() {
                 let (list, coverage) = self.semantic_ranked(query, n, filters);
                 lists.push((list, t.semantic_weight * coverage));
+                coverage
+            } else {
+                0.0
+            };
+            if self.dense.is_some() && coverage < 1.0 {
+                lists.push((
+                    self.dense_passages(query, n, filters),
+                    t.dense_weight * (1.0 - coverage),
+                ));
             }
             lists
         };
