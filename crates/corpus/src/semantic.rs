@@ -112,7 +112,13 @@ pub struct SemanticIndex {
     embedded: AtomicU64,
     from_cache: AtomicU64,
     computed: AtomicU64,
+    /// Recent query vectors (question answering searches one question
+    /// several times; pages of one search repeat it).
+    queries: Mutex<std::collections::HashMap<String, Vec<f32>>>,
 }
+
+/// Query vectors kept before the memo is emptied.
+const QUERY_MEMO: usize = 512;
 
 impl std::fmt::Debug for SemanticIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -145,6 +151,7 @@ impl SemanticIndex {
             embedded: AtomicU64::new(0),
             from_cache: AtomicU64::new(0),
             computed: AtomicU64::new(0),
+            queries: Mutex::new(Default::default()),
         })
     }
 
@@ -209,8 +216,20 @@ impl SemanticIndex {
         if self.embedded() == 0 || query.trim().is_empty() {
             return None;
         }
+        let memo = || self.queries.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(v) = memo().get(query) {
+            return Some(v.clone());
+        }
         match self.embedder.embed(&[query]) {
-            Ok(mut v) if v.len() == 1 && v[0].len() == self.dim => v.pop(),
+            Ok(mut v) if v.len() == 1 && v[0].len() == self.dim => {
+                let v = v.pop()?;
+                let mut m = memo();
+                if m.len() >= QUERY_MEMO {
+                    m.clear();
+                }
+                m.insert(query.to_string(), v.clone());
+                Some(v)
+            }
             Ok(_) => {
                 tracing::warn!("semantic search: the model returned a malformed query vector");
                 None

@@ -172,7 +172,12 @@ fn worker_embeds_in_priority_order_caches_and_reuses_after_a_reingest() {
 
     let mut r = SearchRequest::new("a wage sufficient for the family of workers");
     r.mode = SearchMode::Dense;
+    let calls = words.calls.load(Ordering::SeqCst);
     let page = c.search(&r).unwrap();
+    // The query is embedded once; the next page reuses its vector.
+    r.offset = 1;
+    c.search(&r).unwrap();
+    assert_eq!(words.calls.load(Ordering::SeqCst), calls + 1);
     assert_eq!(page.hits[0].doc.id, "encyclical");
     assert_eq!(page.hits[0].passage.reference, "1");
     assert!(page.notice.is_none(), "{:?}", page.notice);

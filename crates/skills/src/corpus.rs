@@ -204,13 +204,26 @@ pub fn embedding_settings(env: &SkillEnv) -> Result<EmbeddingSettings, String> {
 }
 
 /// Why the corpus has no transformer vectors, when it has none (for `/readyz`).
-static SEMANTIC_OFF: Mutex<Option<String>> = Mutex::new(None);
+/// Why a corpus (by store folder) has no transformer vectors, for `/readyz`.
+static SEMANTIC_OFF: Mutex<Option<HashMap<PathBuf, String>>> = Mutex::new(None);
 
-fn semantic_off(why: String) {
+fn off_reason(dir: &std::path::Path) -> Option<String> {
+    SEMANTIC_OFF
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .as_ref()
+        .and_then(|m| m.get(dir).cloned())
+}
+
+fn semantic_off(dir: &std::path::Path, why: String) {
     tracing::warn!(
         "document_search: no transformer vectors: {why}; search uses BM25 and static vectors"
     );
-    *SEMANTIC_OFF.lock().unwrap_or_else(|p| p.into_inner()) = Some(why);
+    SEMANTIC_OFF
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get_or_insert_with(HashMap::new)
+        .insert(dir.to_path_buf(), why);
 }
 
 fn load_embedder(s: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, String> {
@@ -251,19 +264,18 @@ fn local_embedder(_: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, Str
 fn attach_semantic(env: &SkillEnv, corpus: &mut Corpus) {
     let settings = match embedding_settings(env) {
         Ok(s) => s,
-        Err(e) => return semantic_off(e),
+        Err(e) => return semantic_off(corpus.dir(), e),
     };
     if settings.backend == "off" {
-        return semantic_off("[corpus] embeddings = \"off\"".into());
+        return semantic_off(corpus.dir(), "[corpus] embeddings = \"off\"".into());
     }
     if !env.background && !settings.cache.as_ref().is_some_and(|c| c.is_file()) {
         return; // nothing cached, nothing to compute here
     }
     let embedder = match load_embedder(&settings) {
         Ok(e) => e,
-        Err(e) => return semantic_off(e),
+        Err(e) => return semantic_off(corpus.dir(), e),
     };
-    *SEMANTIC_OFF.lock().unwrap_or_else(|p| p.into_inner()) = None;
     let index = SemanticIndex::new(embedder, corpus.passage_count());
     corpus.attach_semantic(index.clone());
     let opts = WorkerOptions {
@@ -275,7 +287,10 @@ fn attach_semantic(env: &SkillEnv, corpus: &mut Corpus) {
     };
     if env.background {
         if let Err(e) = spawn_worker(&index, corpus.database_path(), opts) {
-            semantic_off(format!("cannot start the background worker: {e}"));
+            semantic_off(
+                corpus.dir(),
+                format!("cannot start the background worker: {e}"),
+            );
         }
     } else if let Err(e) = ecclesia_corpus::semantic::run_worker(
         &Arc::downgrade(&index),
@@ -455,7 +470,7 @@ impl Skill for DocumentSearch {
                 Some(st) => json!(st),
                 None => json!({
                     "state": "off",
-                    "reason": SEMANTIC_OFF.lock().unwrap_or_else(|p| p.into_inner()).clone(),
+                    "reason": off_reason(self.corpus.dir()),
                 }),
             },
         })
@@ -836,5 +851,87 @@ mod tests {
         );
         let a = run(&reg, "document_search", vec![Part::text("who made us")]).unwrap();
         assert_eq!(data_of(&a[0])["mode"], "lexical");
+    }
+
+    /// An OpenAI-compatible `/v1/embeddings` on 127.0.0.1 answering with
+    /// 16-dimensional bag-of-words vectors.
+    fn mock_embeddings_endpoint() -> String {
+        use std::io::{BufRead, BufReader, Read, Write};
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/v1", l.local_addr().unwrap());
+        std::thread::spawn(move || {
+            for s in l.incoming() {
+                let Ok(mut s) = s else { continue };
+                let mut r = BufReader::new(s.try_clone().unwrap());
+                let mut len = 0;
+                loop {
+                    let mut line = String::new();
+                    if r.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        len = v.trim().parse().unwrap_or(0);
+                    }
+                }
+                let mut body = vec![0; len];
+                r.read_exact(&mut body).unwrap();
+                let req: Value = serde_json::from_slice(&body).unwrap();
+                let data: Vec<Value> = req["input"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| {
+                        let mut v = [0.0f64; 16];
+                        for w in t.as_str().unwrap().split_whitespace() {
+                            v[w.len() % 16] += 1.0;
+                        }
+                        v[0] += 0.5;
+                        json!({"index": i, "embedding": v})
+                    })
+                    .collect();
+                let out = json!({"data": data}).to_string();
+                let _ = write!(
+                    s,
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{out}",
+                    out.len()
+                );
+            }
+        });
+        url
+    }
+
+    #[test]
+    fn a_remote_embedding_endpoint_fills_the_vectors_in_the_background() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut env = env_with_store(tmp.path());
+        env.background = true;
+        env.settings.insert(
+            "corpus".into(),
+            json!({"embeddings": "remote", "embeddings_url": mock_embeddings_endpoint(),
+                   "embeddings_model": "bag-of-words", "batch": 64}),
+        );
+        let mut reg = SkillRegistry::default();
+        register(&mut reg, &env);
+        let skill = reg.get("document_search").unwrap();
+        let started = std::time::Instant::now();
+        let st = loop {
+            let st = skill.status()["semantic"].clone();
+            if st["state"] == "complete" {
+                break st;
+            }
+            assert_ne!(st["state"], "failed", "{st}");
+            assert!(started.elapsed().as_secs() < 120, "{st}");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        assert_eq!(st["model"], "remote:bag-of-words");
+        assert_eq!(st["embedded"], st["passages"]);
+        assert!(st["computed"].as_u64().unwrap() > 100, "{st}");
+        assert!(tmp.path().join("embeddings.sqlite").is_file());
+        // Searches fuse the new list; the coverage notice is gone.
+        let a = run(&reg, "document_search", vec![Part::text("who made us")]).unwrap();
+        let d = data_of(&a[0]);
+        assert_eq!(d["mode"], "hybrid");
+        assert!(d.get("notice").is_none(), "{d}");
     }
 }
