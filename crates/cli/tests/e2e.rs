@@ -40,6 +40,7 @@ fn server() -> &'static Server {
     static SERVER: OnceLock<Server> = OnceLock::new();
     SERVER.get_or_init(|| {
         let store = tempfile::tempdir().unwrap();
+        let _ = SERVER_STORE.set(store.path().to_path_buf());
         let port = free_port();
         // The transformer model, when fetched (scripts/fetch-model.sh).
         let config = store.path().join("ecclesia.toml");
@@ -97,6 +98,13 @@ fn server() -> &'static Server {
             );
             std::thread::sleep(Duration::from_millis(250));
         }
+        // Statics are never dropped: kill the server and remove its store
+        // when the test process exits, or it would go on embedding for hours.
+        SERVER_PID.store(child.id(), std::sync::atomic::Ordering::SeqCst);
+        // SAFETY: registers a plain `extern "C" fn` with no captured state.
+        unsafe {
+            libc::atexit(stop_server);
+        }
         Server {
             child,
             url,
@@ -104,6 +112,24 @@ fn server() -> &'static Server {
         }
     })
 }
+
+static SERVER_PID: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+extern "C" fn stop_server() {
+    let pid = SERVER_PID.load(std::sync::atomic::Ordering::SeqCst);
+    if pid != 0 {
+        // SAFETY: signals and reaps our own child process.
+        unsafe {
+            libc::kill(pid as libc::pid_t, libc::SIGKILL);
+            libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0);
+        }
+    }
+    if let Some(s) = SERVER_STORE.get() {
+        let _ = std::fs::remove_dir_all(s);
+    }
+}
+
+static SERVER_STORE: OnceLock<PathBuf> = OnceLock::new();
 
 /// The fetched all-MiniLM-L6-v2 folder; `None` skips the transformer checks
 /// (required when `ECCLESIA_REQUIRE_MODEL=1`, as `scripts/test.sh` sets).

@@ -263,6 +263,20 @@ fn main() {
                     println!("  transformer list alone (query embedding + scan): p50 {:.1} ms, p99 {:.1} ms", p(0.5), p(0.99));
                 }
             }
+            if let Some(ix) = c.semantic() {
+                // Query embedding alone, without the memo.
+                let mut times: Vec<f64> = qs
+                    .iter()
+                    .map(|(q, _)| {
+                        let t = Instant::now();
+                        ix.embedder().embed(&[q.as_str()]).expect("embed");
+                        t.elapsed().as_secs_f64() * 1000.0
+                    })
+                    .collect();
+                times.sort_by(|a, b| a.total_cmp(b));
+                let p = |x: f64| times[((times.len() as f64 - 1.0) * x) as usize];
+                println!("query embedding (MiniLM, cold): p50 {:.1} ms, p99 {:.1} ms", p(0.5), p(0.99));
+            }
             println!("RSS after searches: {:.0} MB", rss_mb());
         }
         Some("embedbench") => {

@@ -6,16 +6,18 @@ use ecclesia_corpus::{Corpus, Filters, SearchMode, SearchRequest};
 use std::sync::OnceLock;
 
 fn corpus() -> &'static Corpus {
-    static C: OnceLock<(tempfile::TempDir, Corpus)> = OnceLock::new();
-    &C.get_or_init(|| {
-        let tmp = tempfile::tempdir().unwrap();
-        let docs = sample_docs(tmp.path());
-        let store = tmp.path().join("store");
+    static C: OnceLock<Corpus> = OnceLock::new();
+    C.get_or_init(|| {
+        // One folder per target dir, emptied at each run (a TempDir in a
+        // static is never dropped, and would pile up in /tmp).
+        let tmp = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("corpus-search");
+        let _ = std::fs::remove_dir_all(&tmp);
+        std::fs::create_dir_all(&tmp).unwrap();
+        let docs = sample_docs(&tmp);
+        let store = tmp.join("store");
         build_store(&store, docs, true);
-        let c = Corpus::open(&store).unwrap();
-        (tmp, c)
+        Corpus::open(&store).unwrap()
     })
-    .1
 }
 
 fn top(mode: SearchMode, q: &str, n: usize) -> Vec<(String, String)> {

@@ -137,7 +137,7 @@ fn ids_are_stable_across_ingests() {
     let b = common::built();
     let again = tempfile::tempdir().unwrap();
     common::ingest_into(again.path().to_path_buf(), Vec::new());
-    let a = rusqlite_ids(b.dir.path());
+    let a = rusqlite_ids(&b.dir);
     let c = rusqlite_ids(again.path());
     assert_eq!(a, c);
     assert!(a.contains(&"saint/jerome".to_string()));

@@ -187,11 +187,20 @@ pub(crate) mod tests {
     /// The directory built once per test binary from the shared data (plus a
     /// tiny synthetic operator file), shared with the liturgy tests.
     pub(crate) fn test_directory() -> Arc<Directory> {
-        static D: OnceLock<(tempfile::TempDir, Arc<Directory>)> = OnceLock::new();
+        static D: OnceLock<Arc<Directory>> = OnceLock::new();
         D.get_or_init(|| {
-            let tmp = tempfile::tempdir().unwrap();
+            // One folder beside the test binary (target/debug), emptied at
+            // each run: a TempDir in a static is never dropped.
+            let tmp = std::env::current_exe()
+                .unwrap()
+                .parent()
+                .and_then(|deps| deps.parent())
+                .unwrap()
+                .join("tmp-skills-directory");
+            let _ = std::fs::remove_dir_all(&tmp);
+            std::fs::create_dir_all(&tmp).unwrap();
             // clearly synthetic figures for one real see, written for this test only
-            let ops = tmp.path().join("operator");
+            let ops = tmp.join("operator");
             std::fs::create_dir_all(&ops).unwrap();
             std::fs::write(
                 ops.join("statistics-test.csv"),
@@ -204,14 +213,12 @@ pub(crate) mod tests {
                 "{\"source_code\":\"manila_ph\",\"fiscal_year\":2022,\"currency\":\"PHP\",\"total_revenue\":100,\"total_expenses\":90}\n",
             )
             .unwrap();
-            let out = tmp.path().join("store");
+            let out = tmp.join("store");
             let data = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"));
             let ctx = IngestContext { data_dir: data, out_dir: out.clone(), progress: &NoProgress };
             DirectoryIngester::with_extra(vec![ops]).ingest(&ctx).unwrap();
-            let dir = Arc::new(Directory::open(&out).unwrap());
-            (tmp, dir)
+            Arc::new(Directory::open(&out).unwrap())
         })
-        .1
         .clone()
     }
 

@@ -11,7 +11,7 @@ pub fn data_dir() -> PathBuf {
 }
 
 pub struct Built {
-    pub dir: tempfile::TempDir,
+    pub dir: PathBuf,
     pub report: IngestReport,
     pub directory: Directory,
     pub secs: f64,
@@ -29,11 +29,15 @@ pub fn ingest_into(out: PathBuf, extra: Vec<PathBuf>) -> IngestReport {
 pub fn built() -> &'static Built {
     static B: OnceLock<Built> = OnceLock::new();
     B.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        // One folder per target dir, emptied at each run (a TempDir in a
+        // static is never dropped, and would pile up in /tmp).
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("directory-built");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
         let t = std::time::Instant::now();
-        let report = ingest_into(dir.path().to_path_buf(), Vec::new());
+        let report = ingest_into(dir.clone(), Vec::new());
         let secs = t.elapsed().as_secs_f64();
-        let directory = Directory::open(dir.path()).unwrap();
+        let directory = Directory::open(&dir).unwrap();
         Built {
             dir,
             report,
