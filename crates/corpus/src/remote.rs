@@ -10,6 +10,8 @@ use std::time::Duration;
 
 /// Characters of one text sent to the endpoint (passages are shorter; this bounds a request).
 const MAX_INPUT_CHARS: usize = 4_000;
+/// The longest a search waits for its query's vector.
+pub const QUERY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Settings of a remote embedding endpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,7 +63,7 @@ impl RemoteEmbedder {
             agent,
             dim: 0,
         };
-        let probe = e.call(&["dimension probe"])?;
+        let probe = e.call(&["dimension probe"], e.cfg.timeout)?;
         e.dim = probe.first().map(Vec::len).unwrap_or(0);
         if e.dim == 0 {
             return Err(CorpusError::Model(format!(
@@ -72,7 +74,7 @@ impl RemoteEmbedder {
         Ok(e)
     }
 
-    fn call(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, CorpusError> {
+    fn call(&self, texts: &[&str], timeout: Duration) -> Result<Vec<Vec<f32>>, CorpusError> {
         let url = format!("{}/embeddings", self.cfg.base_url.trim_end_matches('/'));
         let input: Vec<&str> = texts
             .iter()
@@ -81,7 +83,7 @@ impl RemoteEmbedder {
                 None => t,
             })
             .collect();
-        let mut req = self.agent.post(&url);
+        let mut req = self.agent.post(&url).timeout(timeout);
         if let Some(k) = &self.cfg.api_key {
             req = req.set("Authorization", &format!("Bearer {k}"));
         }
@@ -125,6 +127,18 @@ impl RemoteEmbedder {
     }
 }
 
+impl RemoteEmbedder {
+    fn checked(&self, out: Vec<Vec<f32>>) -> Result<Vec<Vec<f32>>, CorpusError> {
+        if out.iter().any(|v| v.len() != self.dim) {
+            return Err(CorpusError::Model(format!(
+                "{}: vectors changed size (expected {})",
+                self.cfg.base_url, self.dim
+            )));
+        }
+        Ok(out)
+    }
+}
+
 fn normalise(mut v: Vec<f32>) -> Vec<f32> {
     let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
     if n > 0.0 && n.is_finite() {
@@ -145,13 +159,12 @@ impl PassageEmbedder for RemoteEmbedder {
     }
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, CorpusError> {
-        let out = self.call(texts)?;
-        if out.iter().any(|v| v.len() != self.dim) {
-            return Err(CorpusError::Model(format!(
-                "{}: vectors changed size (expected {})",
-                self.cfg.base_url, self.dim
-            )));
-        }
-        Ok(out)
+        self.checked(self.call(texts, self.cfg.timeout)?)
+    }
+
+    fn embed_query(&self, query: &str) -> Result<Vec<f32>, CorpusError> {
+        let mut v = self.checked(self.call(&[query], self.cfg.timeout.min(QUERY_TIMEOUT))?)?;
+        v.pop()
+            .ok_or_else(|| CorpusError::Model("no vector for the query".into()))
     }
 }

@@ -31,7 +31,18 @@ pub trait PassageEmbedder: Send + Sync {
     fn dim(&self) -> usize;
     /// One L2-normalised vector per text, in order.
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, CorpusError>;
+
+    /// The vector of a search query: a caller is waiting, so a remote model
+    /// answers within a short timeout.
+    fn embed_query(&self, query: &str) -> Result<Vec<f32>, CorpusError> {
+        self.embed(&[query])?
+            .pop()
+            .ok_or_else(|| CorpusError::Model("no vector for the query".into()))
+    }
 }
+
+/// After a failed query embedding, searches skip the transformer list for this long.
+pub const QUERY_BACKOFF: Duration = Duration::from_secs(30);
 
 /// The text of a passage that is embedded: its heading, then its text.
 pub fn passage_text(heading: Option<&str>, text: &str) -> String {
@@ -115,6 +126,9 @@ pub struct SemanticIndex {
     /// Recent query vectors (question answering searches one question
     /// several times; pages of one search repeat it).
     queries: Mutex<std::collections::HashMap<String, Vec<f32>>>,
+    /// When a query embedding last failed (a remote model down): searches
+    /// do not wait on it again for [`QUERY_BACKOFF`].
+    query_failed: Mutex<Option<Instant>>,
 }
 
 /// Query vectors kept before the memo is emptied.
@@ -152,6 +166,7 @@ impl SemanticIndex {
             from_cache: AtomicU64::new(0),
             computed: AtomicU64::new(0),
             queries: Mutex::new(Default::default()),
+            query_failed: Mutex::new(None),
         })
     }
 
@@ -220,9 +235,13 @@ impl SemanticIndex {
         if let Some(v) = memo().get(query) {
             return Some(v.clone());
         }
-        match self.embedder.embed(&[query]) {
-            Ok(mut v) if v.len() == 1 && v[0].len() == self.dim => {
-                let v = v.pop()?;
+        let failed = || self.query_failed.lock().unwrap_or_else(|p| p.into_inner());
+        if failed().is_some_and(|t| t.elapsed() < QUERY_BACKOFF) {
+            return None;
+        }
+        match self.embedder.embed_query(query) {
+            Ok(v) if v.len() == self.dim => {
+                *failed() = None;
                 let mut m = memo();
                 if m.len() >= QUERY_MEMO {
                     m.clear();
@@ -232,10 +251,15 @@ impl SemanticIndex {
             }
             Ok(_) => {
                 tracing::warn!("semantic search: the model returned a malformed query vector");
+                *failed() = Some(Instant::now());
                 None
             }
             Err(e) => {
-                tracing::warn!("semantic search: query not embedded: {e}");
+                tracing::warn!(
+                    "semantic search: query not embedded ({e}); searches skip the transformer list for {} s",
+                    QUERY_BACKOFF.as_secs()
+                );
+                *failed() = Some(Instant::now());
                 None
             }
         }

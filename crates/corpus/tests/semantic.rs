@@ -269,6 +269,28 @@ fn worker_retries_a_failing_model_and_partial_vectors_are_used_and_announced() {
 }
 
 #[test]
+fn a_failing_query_model_is_not_waited_on_again_and_search_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("gen-1");
+    build_store(&store, small_docs(false), false);
+    let words = Words::new();
+    let (c, ix) = open_with(&store, words.clone());
+    ix.insert(&[(2, vec![1; 64], 0.01)]);
+    words.fail_first.store(1, Ordering::SeqCst);
+    assert!(c
+        .semantic_passages("wages", 5, &Filters::default())
+        .is_empty());
+    let calls = words.calls.load(Ordering::SeqCst);
+    // Within the back-off the model is not called; search is lexical + static.
+    assert!(c
+        .semantic_passages("property", 5, &Filters::default())
+        .is_empty());
+    let page = c.search(&SearchRequest::new("property")).unwrap();
+    assert_eq!(page.hits[0].doc.id, "encyclical");
+    assert_eq!(words.calls.load(Ordering::SeqCst), calls);
+}
+
+#[test]
 fn worker_stops_when_the_index_is_dropped_and_a_bad_cache_is_not_fatal() {
     let tmp = tempfile::tempdir().unwrap();
     let store = tmp.path().join("gen-1");
