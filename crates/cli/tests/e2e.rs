@@ -447,3 +447,39 @@ fn transformer_vectors_fill_in_the_background_with_progress_in_readyz_and_metric
         "{d}"
     );
 }
+
+#[test]
+fn sources_lists_every_dataset_and_the_models_with_licences() {
+    server();
+    let store = SERVER_STORE.get().cloned().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ecclesia"))
+        .arg("sources")
+        .arg("--data")
+        .arg(data_dir())
+        .arg("--store")
+        .arg(&store)
+        .arg("--config")
+        .arg(store.join("ecclesia.toml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for want in [
+        "[liturgy]",
+        "[corpus]",
+        "[directory]",
+        "licence:",
+        "[models]",
+        "model2vec",
+    ] {
+        assert!(text.contains(want), "{want} missing in:\n{text}");
+    }
+    if model_dir().is_some() {
+        assert!(text.contains("all-MiniLM-L6-v2 (mean pooling"), "{text}");
+        assert!(text.contains("Apache-2.0"), "{text}");
+    }
+}
