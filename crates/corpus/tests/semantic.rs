@@ -21,6 +21,7 @@ struct Words {
     calls: AtomicUsize,
     texts: AtomicUsize,
     fail_first: AtomicUsize,
+    seen: Mutex<Vec<String>>,
 }
 
 impl Words {
@@ -29,6 +30,7 @@ impl Words {
             calls: AtomicUsize::new(0),
             texts: AtomicUsize::new(0),
             fail_first: AtomicUsize::new(0),
+            seen: Mutex::new(Vec::new()),
         })
     }
 }
@@ -66,6 +68,10 @@ impl PassageEmbedder for Words {
             return Err(CorpusError::Model("endpoint down".into()));
         }
         self.texts.fetch_add(texts.len(), Ordering::SeqCst);
+        self.seen
+            .lock()
+            .unwrap()
+            .extend(texts.iter().map(|t| t.to_string()));
         Ok(texts.iter().map(|t| words_vector(t)).collect())
     }
 }
@@ -161,7 +167,11 @@ fn worker_embeds_in_priority_order_caches_and_reuses_after_a_reingest() {
         (4, 4, 4, 0)
     );
     assert_eq!(st.coverage, 1.0);
-    // Magisterial documents first: the first batch was the encyclical's.
+    // Magisterial documents first: the encyclical's passages, then the Fathers'.
+    let seen = words.seen.lock().unwrap().clone();
+    assert!(seen[0].starts_with("Workers have a right"), "{seen:?}");
+    assert!(seen[1].starts_with("Private property"), "{seen:?}");
+    assert!(seen[2].starts_with("The martyrs"), "{seen:?}");
     assert_eq!(
         EmbeddingCache::open(&cache, "words-64", 64)
             .unwrap()
