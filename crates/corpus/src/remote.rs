@@ -74,6 +74,17 @@ impl RemoteEmbedder {
         Ok(e)
     }
 
+    /// Vectors that keep the dimension learnt at connect, or an error.
+    fn checked(&self, out: Vec<Vec<f32>>) -> Result<Vec<Vec<f32>>, CorpusError> {
+        if out.iter().any(|v| v.len() != self.dim) {
+            return Err(CorpusError::Model(format!(
+                "{}: vectors changed size (expected {})",
+                self.cfg.base_url, self.dim
+            )));
+        }
+        Ok(out)
+    }
+
     fn call(&self, texts: &[&str], timeout: Duration) -> Result<Vec<Vec<f32>>, CorpusError> {
         let url = format!("{}/embeddings", self.cfg.base_url.trim_end_matches('/'));
         let input: Vec<&str> = texts
@@ -124,18 +135,6 @@ impl RemoteEmbedder {
             .enumerate()
             .map(|(i, v)| v.ok_or_else(|| fail(format!("no vector for input {i}"))))
             .collect()
-    }
-}
-
-impl RemoteEmbedder {
-    fn checked(&self, out: Vec<Vec<f32>>) -> Result<Vec<Vec<f32>>, CorpusError> {
-        if out.iter().any(|v| v.len() != self.dim) {
-            return Err(CorpusError::Model(format!(
-                "{}: vectors changed size (expected {})",
-                self.cfg.base_url, self.dim
-            )));
-        }
-        Ok(out)
     }
 }
 

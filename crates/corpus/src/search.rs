@@ -260,6 +260,7 @@ pub struct Corpus {
     dense: Option<Dense>,
     dense_notice: Option<String>,
     semantic: Option<Arc<SemanticIndex>>,
+    semantic_off: Option<String>,
     tuning: SearchTuning,
 }
 
@@ -350,6 +351,7 @@ impl Corpus {
             dense,
             dense_notice,
             semantic: None,
+            semantic_off: None,
             tuning: SearchTuning::default(),
         })
     }
@@ -358,6 +360,16 @@ impl Corpus {
     /// search uses the rows present.
     pub fn attach_semantic(&mut self, index: Arc<SemanticIndex>) {
         self.semantic = Some(index);
+    }
+
+    /// Record why no transformer vectors are attached (shown by the status).
+    pub fn set_semantic_off(&mut self, why: String) {
+        self.semantic_off = Some(why);
+    }
+
+    /// Why no transformer vectors are attached, when that was recorded.
+    pub fn semantic_off(&self) -> Option<&str> {
+        self.semantic_off.as_deref()
     }
 
     /// Detach the transformer vectors (search goes back to BM25 + static).
@@ -509,6 +521,7 @@ impl Corpus {
         };
         let qv = d.embedder.embed(query);
         self.top_cosine(&d.vectors, &d.scales, d.dim, &qv, n, filters)
+            .hits
     }
 
     /// Transformer passage ranking (exact cosine over the passages that have
@@ -531,31 +544,19 @@ impl Corpus {
         let Some(qv) = s.query_vector(query) else {
             return (Vec::new(), 0.0);
         };
-        s.with_rows(|vectors, scales| {
-            let list = self.top_cosine(vectors, scales, s.dim(), &qv, n, filters);
-            let (mut eligible, mut present) = (0u64, 0u64);
-            let all = filters.is_empty();
-            for doc in &self.docs {
-                if doc.language != "en" || (!all && !doc.passes(filters)) {
-                    continue;
-                }
-                eligible += doc.count;
-                let (a, b) = (doc.first_ord as usize, (doc.first_ord + doc.count) as usize);
-                present += scales
-                    .get(a..b)
-                    .map_or(0, |r| r.iter().filter(|x| **x != 0.0).count() as u64);
-            }
-            let coverage = if eligible == 0 {
-                0.0
-            } else {
-                (present as f64 / eligible as f64).min(1.0) as f32
-            };
-            (list, coverage)
-        })
+        let scan = s.with_rows(|vectors, scales| {
+            self.top_cosine(vectors, scales, s.dim(), &qv, n, filters)
+        });
+        let coverage = if scan.english == 0 {
+            0.0
+        } else {
+            (scan.present as f64 / scan.english as f64).min(1.0) as f32
+        };
+        (scan.hits, coverage)
     }
 
     /// The `n` rows most similar to `qv` among the documents passing `filters`
-    /// (rows with a zero scale have no vector).
+    /// (rows with a zero scale have no vector), and how many rows had one.
     fn top_cosine(
         &self,
         vectors: &[u8],
@@ -564,9 +565,10 @@ impl Corpus {
         qv: &[f32],
         n: usize,
         filters: &Filters,
-    ) -> Vec<(u64, f32)> {
+    ) -> Scan {
+        let mut scan = Scan::default();
         if qv.len() != dim || qv.iter().all(|x| *x == 0.0) {
-            return Vec::new();
+            return scan;
         }
         let (q8, qs) = crate::embed::quantize(qv);
         let q16: Vec<i16> = q8.iter().map(|x| *x as i16).collect();
@@ -577,6 +579,9 @@ impl Corpus {
             if !all && !doc.passes(filters) {
                 continue;
             }
+            if doc.language == "en" {
+                scan.english += doc.count;
+            }
             for ord in doc.first_ord..doc.first_ord + doc.count {
                 let Some(&s) = scales.get(ord as usize) else {
                     break;
@@ -584,6 +589,7 @@ impl Corpus {
                 if s == 0.0 {
                     continue;
                 }
+                scan.present += 1;
                 let start = ord as usize * dim;
                 let Some(row) = vectors.get(start..start + dim) else {
                     break;
@@ -597,9 +603,10 @@ impl Corpus {
                 }
             }
         }
-        let mut out: Vec<(u64, f32)> = heap.into_iter().map(|r| (r.0 .1, r.0 .0 .0)).collect();
-        out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        out
+        scan.hits = heap.into_iter().map(|r| (r.0 .1, r.0 .0 .0)).collect();
+        scan.hits
+            .sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        scan
     }
 
     /// Says how far the transformer vectors have got while they are partial.
@@ -1066,6 +1073,17 @@ pub fn rrf(lists: &[(Vec<(u64, f32)>, f32)]) -> Vec<(u64, f32)> {
     let mut out: Vec<(u64, f32)> = acc.into_iter().collect();
     out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     out
+}
+
+/// What an exact vector scan found.
+#[derive(Debug, Default)]
+struct Scan {
+    /// `(ordinal, cosine)`, best first.
+    hits: Vec<(u64, f32)>,
+    /// Rows with a vector among the documents scanned.
+    present: u64,
+    /// Rows of English documents among those scanned (what the English models can cover).
+    english: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -11,9 +11,8 @@ use ecclesia_corpus::{
     RemoteConfig, RemoteEmbedder, SearchMode, SearchRequest, SemanticIndex, WorkerOptions,
 };
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, OnceLock};
 
 pub use ecclesia_corpus::Corpus as CorpusStore;
 
@@ -73,27 +72,17 @@ pub fn ingest_options(env: &SkillEnv) -> Result<IngestOptions, String> {
 /// (`document_search`, `document_fetch`, `catholic_qa`); `None` when the
 /// store was not built or cannot be opened.
 pub fn shared_corpus(env: &SkillEnv) -> Option<Arc<Corpus>> {
-    static OPEN: OnceLock<Mutex<HashMap<PathBuf, Weak<Corpus>>>> = OnceLock::new();
-    let dir = env.store("corpus")?;
-    let mut map = OPEN
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner());
-    if let Some(c) = map.get(&dir).and_then(Weak::upgrade) {
-        return Some(c);
-    }
-    match Corpus::open(&dir) {
+    static OPEN: crate::OpenStores<Corpus> = OnceLock::new();
+    crate::shared_store(&OPEN, env.store("corpus")?, |dir| match Corpus::open(dir) {
         Ok(mut c) => {
             attach_semantic(env, &mut c);
-            let c = Arc::new(c);
-            map.insert(dir, Arc::downgrade(&c));
             Some(c)
         }
         Err(e) => {
             tracing::warn!("corpus store {} cannot be opened: {e}", dir.display());
             None
         }
-    }
+    })
 }
 
 /// Settings of the transformer vectors, from `[corpus]`.
@@ -203,27 +192,12 @@ pub fn embedding_settings(env: &SkillEnv) -> Result<EmbeddingSettings, String> {
     })
 }
 
-/// Why the corpus has no transformer vectors, when it has none (for `/readyz`).
-/// Why a corpus (by store folder) has no transformer vectors, for `/readyz`.
-static SEMANTIC_OFF: Mutex<Option<HashMap<PathBuf, String>>> = Mutex::new(None);
-
-fn off_reason(dir: &std::path::Path) -> Option<String> {
-    SEMANTIC_OFF
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .as_ref()
-        .and_then(|m| m.get(dir).cloned())
-}
-
-fn semantic_off(dir: &std::path::Path, why: String) {
+/// Log why the corpus has no transformer vectors and keep it for `/readyz`.
+fn semantic_off(corpus: &mut Corpus, why: String) {
     tracing::warn!(
         "document_search: no transformer vectors: {why}; search uses BM25 and static vectors"
     );
-    SEMANTIC_OFF
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .get_or_insert_with(HashMap::new)
-        .insert(dir.to_path_buf(), why);
+    corpus.set_semantic_off(why);
 }
 
 fn load_embedder(s: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, String> {
@@ -264,17 +238,17 @@ fn local_embedder(_: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, Str
 fn attach_semantic(env: &SkillEnv, corpus: &mut Corpus) {
     let settings = match embedding_settings(env) {
         Ok(s) => s,
-        Err(e) => return semantic_off(corpus.dir(), e),
+        Err(e) => return semantic_off(corpus, e),
     };
     if settings.backend == "off" {
-        return semantic_off(corpus.dir(), "[corpus] embeddings = \"off\"".into());
+        return semantic_off(corpus, "[corpus] embeddings = \"off\"".into());
     }
     if !env.background && !settings.cache.as_ref().is_some_and(|c| c.is_file()) {
         return; // nothing cached, nothing to compute here
     }
     let embedder = match load_embedder(&settings) {
         Ok(e) => e,
-        Err(e) => return semantic_off(corpus.dir(), e),
+        Err(e) => return semantic_off(corpus, e),
     };
     let index = SemanticIndex::new(embedder, corpus.passage_count());
     corpus.attach_semantic(index.clone());
@@ -287,10 +261,8 @@ fn attach_semantic(env: &SkillEnv, corpus: &mut Corpus) {
     };
     if env.background {
         if let Err(e) = spawn_worker(&index, corpus.database_path(), opts) {
-            semantic_off(
-                corpus.dir(),
-                format!("cannot start the background worker: {e}"),
-            );
+            corpus.detach_semantic();
+            semantic_off(corpus, format!("cannot start the background worker: {e}"));
         }
     } else if let Err(e) = ecclesia_corpus::semantic::run_worker(
         &Arc::downgrade(&index),
@@ -470,7 +442,7 @@ impl Skill for DocumentSearch {
                 Some(st) => json!(st),
                 None => json!({
                     "state": "off",
-                    "reason": off_reason(self.corpus.dir()),
+                    "reason": self.corpus.semantic_off(),
                 }),
             },
         })

@@ -11,9 +11,7 @@ use ecclesia_core::{
 use ecclesia_directory::{
     Directory, DirectoryError, DirectoryIngester, Kind, Lookup, INGESTER_NAME,
 };
-use std::collections::HashMap;
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, OnceLock};
 
 /// The directory ingester.
 pub fn ingesters() -> Vec<Box<dyn Ingester>> {
@@ -23,26 +21,12 @@ pub fn ingesters() -> Vec<Box<dyn Ingester>> {
 /// The open directory of this deployment, shared by the look-ups and
 /// `saints_of_the_day`; `None` when the store was not built or cannot be opened.
 pub fn shared_directory(env: &SkillEnv) -> Option<Arc<Directory>> {
-    static OPEN: OnceLock<Mutex<HashMap<PathBuf, Weak<Directory>>>> = OnceLock::new();
-    let dir = env.store(INGESTER_NAME)?;
-    let mut map = OPEN
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner());
-    if let Some(d) = map.get(&dir).and_then(Weak::upgrade) {
-        return Some(d);
-    }
-    match Directory::open(&dir) {
-        Ok(d) => {
-            let d = Arc::new(d);
-            map.insert(dir, Arc::downgrade(&d));
-            Some(d)
-        }
-        Err(e) => {
-            tracing::warn!("directory store {} unreadable: {e}", dir.display());
-            None
-        }
-    }
+    static OPEN: crate::OpenStores<Directory> = OnceLock::new();
+    crate::shared_store(&OPEN, env.store(INGESTER_NAME)?, |dir| {
+        Directory::open(dir)
+            .map_err(|e| tracing::warn!("directory store {} unreadable: {e}", dir.display()))
+            .ok()
+    })
 }
 
 /// Register the five look-ups when the directory store is built.
@@ -214,7 +198,7 @@ pub(crate) mod tests {
             )
             .unwrap();
             let out = tmp.join("store");
-            let data = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"));
+            let data = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"));
             let ctx = IngestContext { data_dir: data, out_dir: out.clone(), progress: &NoProgress };
             DirectoryIngester::with_extra(vec![ops]).ingest(&ctx).unwrap();
             Arc::new(Directory::open(&out).unwrap())

@@ -10,7 +10,9 @@
 //! `registry.register(..)` line in its module.
 
 use ecclesia_core::{Ingester, SkillRegistry};
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 pub mod corpus;
 pub mod directory;
@@ -56,6 +58,29 @@ impl SkillEnv {
             .cloned()
             .unwrap_or(serde_json::Value::Null)
     }
+}
+
+/// The registry of stores opened by one domain: one open store per folder,
+/// shared by every skill that needs it while any of them holds it.
+pub(crate) type OpenStores<T> = OnceLock<Mutex<HashMap<PathBuf, Weak<T>>>>;
+
+/// The store in `dir` from `open`, or opened now with `load` (which logs its
+/// own failure and returns `None`).
+pub(crate) fn shared_store<T>(
+    open: &'static OpenStores<T>,
+    dir: PathBuf,
+    load: impl FnOnce(&Path) -> Option<T>,
+) -> Option<Arc<T>> {
+    let mut map = open
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    if let Some(s) = map.get(&dir).and_then(Weak::upgrade) {
+        return Some(s);
+    }
+    let s = Arc::new(load(&dir)?);
+    map.insert(dir, Arc::downgrade(&s));
+    Some(s)
 }
 
 /// Every domain ingester, in the order `ecclesia ingest` runs them.
