@@ -1,6 +1,7 @@
 //! The JSON-RPC 2.0 envelope and the A2A error codes.
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// A request id: a string, a number or null.
@@ -9,13 +10,49 @@ use serde_json::Value;
 pub enum JsonRpcId {
     /// String id.
     Str(String),
-    /// Numeric id (integer or not, echoed as given).
+    /// Numeric id that `serde_json::Number` holds exactly (an `i64`, a `u64`,
+    /// or a float whose shortest form is the text the client sent).
     Num(serde_json::Number),
     /// `null`, or an id that could not be read.
     Null,
+    /// A number kept as the client wrote it (beyond 64 bits, or a float that
+    /// `f64` would round): echoed byte for byte. Built by [`JsonRpcId::exact_number`].
+    #[serde(skip_deserializing)]
+    Exact(ExactNumber),
+}
+
+/// The text of a JSON number, validated, serialized verbatim.
+#[derive(Debug, Clone, Serialize)]
+#[serde(transparent)]
+pub struct ExactNumber(Box<RawValue>);
+
+impl ExactNumber {
+    /// The number as written.
+    pub fn as_str(&self) -> &str {
+        self.0.get()
+    }
+}
+
+impl PartialEq for ExactNumber {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.get() == other.0.get()
+    }
 }
 
 impl JsonRpcId {
+    /// The id for the JSON number written as `text`: [`JsonRpcId::Num`] when that
+    /// loses nothing, [`JsonRpcId::Exact`] otherwise; `None` when `text` is not
+    /// a JSON number.
+    pub fn exact_number(text: &str) -> Option<JsonRpcId> {
+        let text = text.trim();
+        let n: serde_json::Number = serde_json::from_str(text).ok()?;
+        if n.is_i64() || n.is_u64() || n.to_string() == text {
+            return Some(JsonRpcId::Num(n));
+        }
+        let raw = RawValue::from_string(text.to_string()).ok()?;
+        Some(JsonRpcId::Exact(ExactNumber(raw)))
+    }
+
     /// Read an id from a raw value; `None` when the value is of a type no id may have.
     pub fn from_value(v: &Value) -> Option<JsonRpcId> {
         match v {
@@ -147,6 +184,9 @@ pub mod error_codes {
     pub const PLAN_REQUIRED: i64 = -32005;
     /// Rate limit exceeded.
     pub const RATE_LIMITED: i64 = -32029;
+    /// The server's work queue for this skill is full (HTTP 503, `Retry-After`):
+    /// retry after `data.retry_after_seconds`.
+    pub const SERVER_BUSY: i64 = -32030;
 }
 
 #[cfg(test)]
@@ -165,6 +205,20 @@ mod tests {
             Some(JsonRpcId::Num(serde_json::Number::from_f64(1.5).unwrap()))
         );
         assert_eq!(JsonRpcId::from_value(&json!({})), None);
+        assert_eq!(JsonRpcId::exact_number("7"), Some(JsonRpcId::Num(7.into())));
+        assert_eq!(JsonRpcId::exact_number("x"), None);
+        assert_eq!(JsonRpcId::exact_number("1 2"), None);
+        for big in [
+            "-9223372036854775809",
+            "18446744073709551616",
+            "1.00000000000000000001",
+        ] {
+            let id = JsonRpcId::exact_number(big).unwrap();
+            assert!(matches!(id, JsonRpcId::Exact(_)), "{big}");
+            let r = JsonRpcResponse::error(id, JsonRpcError::new(-1, "x"));
+            let text = serde_json::to_string(&r).unwrap();
+            assert!(text.contains(&format!("\"id\":{big},")), "{text}");
+        }
         assert_eq!(JsonRpcId::from_value(&json!([1])), None);
     }
 

@@ -8,10 +8,10 @@ use serde_json::{json, Value};
 pub struct CallArgs {
     /// The skill id (default: the server's default skill, catholic_qa).
     #[arg(long, short)]
-    skill: Option<String>,
+    pub(crate) skill: Option<String>,
     /// JSON object sent as a data part, e.g. '{"query": "Jerome"}'.
     #[arg(long)]
-    data: Option<String>,
+    pub(crate) data: Option<String>,
     /// Base URL of the server.
     #[arg(long, env = "ECCLESIA_URL", default_value = "http://127.0.0.1:8080")]
     url: String,
@@ -25,7 +25,7 @@ pub struct CallArgs {
     #[arg(long, default_value_t = 300)]
     timeout: u64,
     /// Text sent as a text part.
-    text: Vec<String>,
+    pub(crate) text: Vec<String>,
 }
 
 pub fn run(args: CallArgs) -> Result<()> {

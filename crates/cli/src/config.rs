@@ -23,6 +23,9 @@ pub struct FileConfig {
     /// `[time]`
     #[serde(default)]
     pub time: TimeSection,
+    /// `[tasks]`
+    #[serde(default)]
+    pub tasks: TasksSection,
     /// `[plans.<name>]`
     #[serde(default)]
     pub plans: BTreeMap<String, Plan>,
@@ -49,8 +52,38 @@ pub struct ServerSection {
     pub skill_timeout_secs: Option<u64>,
     /// Task lifetime.
     pub task_ttl_hours: Option<u64>,
-    /// Concurrent skill runs.
+    /// Concurrent runs of the fast skills.
     pub max_concurrent_skills: Option<usize>,
+    /// Concurrent runs of the slow skills.
+    pub max_concurrent_slow_skills: Option<usize>,
+    /// The skills that run in the slow lane.
+    pub slow_skills: Option<Vec<String>>,
+    /// Fast runs waiting, in all.
+    pub queue_limit: Option<usize>,
+    /// Slow runs waiting, in all.
+    pub slow_queue_limit: Option<usize>,
+    /// Fast runs one caller may have waiting.
+    pub queue_per_caller: Option<usize>,
+    /// Slow runs one caller may have waiting.
+    pub slow_queue_per_caller: Option<usize>,
+    /// Time to send a request head, from its first byte.
+    pub header_read_timeout_secs: Option<u64>,
+    /// Time a connection may stay open with no request.
+    pub idle_timeout_secs: Option<u64>,
+    /// Connections at once.
+    pub max_connections: Option<usize>,
+    /// Connections at once from one client address.
+    pub max_connections_per_ip: Option<usize>,
+}
+
+/// `[tasks]`
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TasksSection {
+    /// Ceiling on the task store, in MiB (default 1024).
+    pub max_store_mb: Option<u64>,
+    /// Tasks kept per caller (default 10,000).
+    pub max_per_caller: Option<u64>,
 }
 
 /// `[paths]`
@@ -90,7 +123,7 @@ impl FileConfig {
         for (name, v) in &cfg.domains {
             if !DOMAIN_SECTIONS.contains(&name.as_str()) {
                 anyhow::bail!(
-                    "in the config file {}: unknown section or key `{name}` (expected server, paths, time, plans, {})",
+                    "in the config file {}: unknown section or key `{name}` (expected server, paths, time, tasks, plans, {})",
                     path.display(),
                     DOMAIN_SECTIONS.join(", ")
                 );

@@ -11,7 +11,7 @@ mod progress;
 mod qa_cmd;
 
 use anyhow::{bail, Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use config::FileConfig;
 use ecclesia_core::StoreLayout;
 use ecclesia_server::{AppState, KeyStore, ServerConfig, SqliteStore};
@@ -27,8 +27,9 @@ struct Cli {
     /// Configuration file (TOML). Default: ./ecclesia.toml when present.
     #[arg(long, env = "ECCLESIA_CONFIG", global = true)]
     config: Option<PathBuf>,
-    /// The datasets directory. Default: ../shared/data.
-    #[arg(long, env = "ECCLESIA_DATA", global = true)]
+    /// The datasets directory. Default: ../shared/data. (Accepted after every
+    /// subcommand but `call`, whose `--data` is the JSON payload: see [`command`].)
+    #[arg(long, env = "ECCLESIA_DATA", value_name = "DIR")]
     data: Option<PathBuf>,
     /// Where the built stores, tasks and keys live. Default: ./store.
     #[arg(long, env = "ECCLESIA_STORE", global = true)]
@@ -127,8 +128,52 @@ fn resolve(cli: &Cli) -> Result<Resolved> {
     Ok(Resolved { file, data, store })
 }
 
+/// The subcommands whose own `--data` means something else (a JSON payload):
+/// the datasets directory's `--data` is not offered there.
+const OWN_DATA_FLAG: &[&str] = &["call"];
+
+/// The command line parser. `--data DIR` is global for every subcommand but
+/// `call`, whose `--data JSON` is the message's data part: clap propagates a
+/// global argument by id and shares its value between the levels, so a global
+/// `--data` beside `call --data` made clap panic on a type mismatch. The
+/// directory flag is therefore copied as a global into each other subcommand
+/// (and their nested ones) and left off `call`.
+fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    let data_arg = cmd
+        .get_arguments()
+        .find(|a| a.get_id() == "data")
+        .cloned()
+        .map(|a| a.global(true));
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .filter(|n| !OWN_DATA_FLAG.contains(&n.as_str()))
+        .collect();
+    if let Some(arg) = data_arg {
+        for name in names {
+            let arg = arg.clone();
+            cmd = cmd.mut_subcommand(name, move |sc| sc.arg(arg));
+        }
+    }
+    cmd
+}
+
+/// Parse `args` (the first is the program name) with [`command`].
+fn parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches = command().try_get_matches_from(args)?;
+    Cli::from_arg_matches(&matches)
+}
+
 fn main() {
-    let cli = Cli::parse();
+    let cli = match parse_from(std::env::args_os()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     init_logging(cli.log_json);
     if let Err(e) = run(cli) {
         eprintln!("error: {e:#}");
@@ -265,6 +310,42 @@ fn server_config(args: &ServeArgs, r: &Resolved) -> Result<ServerConfig> {
     }
     if let Some(v) = s.max_concurrent_skills {
         c.max_concurrent_skills = v;
+    }
+    if let Some(v) = s.max_concurrent_slow_skills {
+        c.max_concurrent_slow_skills = v;
+    }
+    if let Some(v) = &s.slow_skills {
+        c.slow_skills = v.clone();
+    }
+    if let Some(v) = s.queue_limit {
+        c.queue_limit = v;
+    }
+    if let Some(v) = s.slow_queue_limit {
+        c.slow_queue_limit = v;
+    }
+    if let Some(v) = s.queue_per_caller {
+        c.queue_per_caller = v;
+    }
+    if let Some(v) = s.slow_queue_per_caller {
+        c.slow_queue_per_caller = v;
+    }
+    if let Some(v) = s.header_read_timeout_secs {
+        c.header_read_timeout = Duration::from_secs(v.max(1));
+    }
+    if let Some(v) = s.idle_timeout_secs {
+        c.idle_timeout = Duration::from_secs(v.max(1));
+    }
+    if let Some(v) = s.max_connections {
+        c.max_connections = v.max(1);
+    }
+    if let Some(v) = s.max_connections_per_ip {
+        c.max_connections_per_ip = v.max(1);
+    }
+    if let Some(v) = r.file.tasks.max_store_mb {
+        c.max_store_mb = v.max(1);
+    }
+    if let Some(v) = r.file.tasks.max_per_caller {
+        c.max_tasks_per_caller = v.max(1);
     }
     for (name, plan) in &r.file.plans {
         c.plans.insert(name.clone(), plan.clone());
@@ -458,4 +539,189 @@ fn generation_dir(r: &Resolved, name: &str) -> Result<PathBuf> {
         bail!("the store has no {name} data: run `ecclesia ingest` again");
     }
     Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parser_is_consistent() {
+        command().debug_assert();
+    }
+
+    #[test]
+    fn call_data_is_the_json_payload() {
+        let cli = parse_from([
+            "ecclesia",
+            "call",
+            "--skill",
+            "pope_lookup",
+            "--data",
+            r#"{"query": "Giovanni Paolo II"}"#,
+        ])
+        .unwrap();
+        let Command::Call(args) = cli.command else {
+            panic!("not the call command")
+        };
+        assert_eq!(args.skill.as_deref(), Some("pope_lookup"));
+        assert_eq!(
+            args.data.as_deref(),
+            Some(r#"{"query": "Giovanni Paolo II"}"#)
+        );
+        // The datasets directory can still be given before the subcommand.
+        let cli = parse_from(["ecclesia", "--data", "/d", "call", "--data", "{}", "hi"]).unwrap();
+        assert_eq!(cli.data.as_deref(), Some(std::path::Path::new("/d")));
+        let Command::Call(args) = cli.command else {
+            panic!("not the call command")
+        };
+        assert_eq!(args.data.as_deref(), Some("{}"));
+        assert_eq!(args.text, ["hi"]);
+    }
+
+    #[test]
+    fn data_dir_is_accepted_after_every_other_subcommand() {
+        for argv in [
+            &["ecclesia", "serve", "--data", "/d"][..],
+            &["ecclesia", "ingest", "--data", "/d"],
+            &["ecclesia", "sources", "--data", "/d"],
+            &["ecclesia", "date", "next Sunday", "--data", "/d"],
+            &["ecclesia", "keys", "list", "--data", "/d"],
+            &["ecclesia", "--data", "/d", "ingest"],
+        ] {
+            let cli = parse_from(argv.iter().copied()).unwrap_or_else(|e| panic!("{argv:?}: {e}"));
+            assert_eq!(
+                cli.data.as_deref(),
+                Some(std::path::Path::new("/d")),
+                "{argv:?}"
+            );
+        }
+    }
+
+    /// Split a shell command line into words (quotes, backslashes, `#` comments).
+    fn shell_words(line: &str) -> Vec<String> {
+        let mut words = Vec::new();
+        let mut cur = String::new();
+        let mut in_word = false;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\'' => {
+                    in_word = true;
+                    for c in chars.by_ref() {
+                        if c == '\'' {
+                            break;
+                        }
+                        cur.push(c);
+                    }
+                }
+                '"' => {
+                    in_word = true;
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '"' => break,
+                            '\\' => {
+                                if let Some(n) = chars.next() {
+                                    cur.push(n);
+                                }
+                            }
+                            _ => cur.push(c),
+                        }
+                    }
+                }
+                '\\' => {
+                    in_word = true;
+                    if let Some(n) = chars.next() {
+                        cur.push(n);
+                    }
+                }
+                '#' if !in_word => break,
+                c if c.is_whitespace() => {
+                    if in_word {
+                        words.push(std::mem::take(&mut cur));
+                        in_word = false;
+                    }
+                }
+                c => {
+                    in_word = true;
+                    cur.push(c);
+                }
+            }
+        }
+        if in_word {
+            words.push(cur);
+        }
+        words
+    }
+
+    /// Every `ecclesia …` command of the README: the lines of its ```sh blocks
+    /// (`ecclesia …` or `cargo run --release -- …`) and the inline ones in the prose.
+    fn readme_commands() -> Vec<Vec<String>> {
+        let readme = include_str!("../../../README.md");
+        let mut out = Vec::new();
+        let mut in_sh = false;
+        for line in readme.lines() {
+            let t = line.trim();
+            if t.starts_with("```") {
+                in_sh = !in_sh && t == "```sh";
+                continue;
+            }
+            if in_sh {
+                let words = shell_words(t);
+                let rest = if words.first().map(String::as_str) == Some("ecclesia") {
+                    Some(&words[1..])
+                } else if words.len() > 3 && words[..3] == ["cargo", "run", "--release"] {
+                    words
+                        .iter()
+                        .position(|w| w == "--")
+                        .map(|i| &words[i + 1..])
+                } else {
+                    None
+                };
+                if let Some(rest) = rest {
+                    out.push(rest.to_vec());
+                }
+            } else {
+                // Inline code spans: `ecclesia …`.
+                for (i, span) in line.split('`').enumerate() {
+                    if i % 2 == 1 {
+                        if let Some(rest) = span.strip_prefix("ecclesia ") {
+                            out.push(shell_words(rest));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn shell_words_split_like_a_shell() {
+        assert_eq!(
+            shell_words(r#"call --data '{"query": "x"}' "a b" c\ d # comment"#),
+            ["call", "--data", r#"{"query": "x"}"#, "a b", "c d"]
+        );
+    }
+
+    #[test]
+    fn every_readme_command_parses() {
+        let cmds = readme_commands();
+        assert!(
+            cmds.len() >= 10,
+            "expected the README's commands, found {cmds:?}"
+        );
+        assert!(cmds
+            .iter()
+            .any(|c| c.first().map(String::as_str) == Some("call")
+                && c.iter().any(|w| w == "--data")));
+        for c in &cmds {
+            let argv = std::iter::once("ecclesia".to_string()).chain(c.iter().cloned());
+            if let Err(e) = parse_from(argv) {
+                panic!(
+                    "README command `ecclesia {}` does not parse: {e}",
+                    c.join(" ")
+                );
+            }
+        }
+    }
 }

@@ -34,6 +34,16 @@ impl Plan {
         }
     }
 
+    /// Anonymous callers of a server on a loopback address: generous, not
+    /// infinite (1,200 a minute, 120 for `catholic_qa`).
+    pub fn loopback() -> Self {
+        Plan {
+            a2a: true,
+            send_per_minute: Some(1200),
+            qa_per_minute: Some(120),
+        }
+    }
+
     /// No limits.
     pub fn unlimited() -> Self {
         Plan {
@@ -82,14 +92,41 @@ pub struct ServerConfig {
     pub body_limit: usize,
     /// Time allowed to read a request body.
     pub body_timeout: Duration,
+    /// Time from the first byte of a request head to its end (slow clients are dropped).
+    pub header_read_timeout: Duration,
+    /// Time a connection may stay open with no request (before the first, between keep-alive requests).
+    pub idle_timeout: Duration,
+    /// Connections open at once (lowered at start to fit the descriptor limit).
+    pub max_connections: usize,
+    /// Connections open at once from one client address.
+    pub max_connections_per_ip: usize,
+    /// At shutdown, how long requests in flight may take to finish.
+    pub shutdown_grace: Duration,
     /// Deadline of one skill run.
     pub skill_timeout: Duration,
     /// How long tasks are kept.
     pub task_ttl: chrono::Duration,
-    /// How often expired tasks are purged.
+    /// How often the task store is tidied (expiry, size ceiling, vacuum).
     pub purge_every: Duration,
-    /// Most skill runs at once (more wait).
+    /// Ceiling on the task store's size in MiB (`[tasks] max_store_mb`); past it
+    /// the oldest finished tasks are evicted.
+    pub max_store_mb: u64,
+    /// Tasks kept per caller (`[tasks] max_per_caller`); past it the caller's oldest finished tasks go.
+    pub max_tasks_per_caller: u64,
+    /// Most runs at once of the fast skills (look-ups, readings, calendar …).
     pub max_concurrent_skills: usize,
+    /// Most runs at once of the slow skills ([`ServerConfig::slow_skills`]).
+    pub max_concurrent_slow_skills: usize,
+    /// The skills that run in the slow lane.
+    pub slow_skills: Vec<String>,
+    /// Fast runs waiting for a worker, in all (more are refused with -32030).
+    pub queue_limit: usize,
+    /// Slow runs waiting for a worker, in all.
+    pub slow_queue_limit: usize,
+    /// Fast runs one caller may have waiting.
+    pub queue_per_caller: usize,
+    /// Slow runs one caller may have waiting.
+    pub slow_queue_per_caller: usize,
     /// Plans by name; `anonymous` applies to callers without a key.
     pub plans: BTreeMap<String, Plan>,
     /// Product version shown in the card.
@@ -104,10 +141,26 @@ impl Default for ServerConfig {
             anonymous: false,
             body_limit: 1024 * 1024,
             body_timeout: Duration::from_secs(15),
+            header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(30),
+            max_connections: 4096,
+            max_connections_per_ip: 256,
+            shutdown_grace: Duration::from_secs(30),
             skill_timeout: Duration::from_secs(120),
             task_ttl: chrono::Duration::hours(24),
-            purge_every: Duration::from_secs(60),
+            purge_every: Duration::from_secs(5),
+            max_store_mb: 1024,
+            max_tasks_per_caller: 10_000,
             max_concurrent_skills: 32,
+            max_concurrent_slow_skills: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2)
+                .clamp(2, 8),
+            slow_skills: vec!["catholic_qa".into(), "document_search".into()],
+            queue_limit: 512,
+            slow_queue_limit: 64,
+            queue_per_caller: 128,
+            slow_queue_per_caller: 8,
             plans: default_plans(),
             version: env!("CARGO_PKG_VERSION").into(),
         }
@@ -116,13 +169,13 @@ impl Default for ServerConfig {
 
 impl ServerConfig {
     /// The plan of anonymous callers: the configured `anonymous` plan, else
-    /// unlimited on a loopback address and the `pro` limits elsewhere.
+    /// [`Plan::loopback`] on a loopback address and the `pro` limits elsewhere.
     pub fn anonymous_plan(&self) -> Plan {
         if let Some(p) = self.plans.get("anonymous") {
             return p.clone();
         }
         if self.listen.ip().is_loopback() {
-            Plan::unlimited()
+            Plan::loopback()
         } else {
             self.plans.get("pro").cloned().unwrap_or_else(Plan::pro)
         }

@@ -22,9 +22,11 @@ mod auth;
 mod card;
 mod clock;
 mod config;
+mod conn;
 mod error;
 mod methods;
 mod metrics;
+mod queue;
 mod ratelimit;
 mod rpc;
 mod runner;
@@ -35,7 +37,11 @@ pub use auth::{hash_token, ApiKey, Caller, KeyStore};
 pub use card::agent_card;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{Plan, ServerConfig};
+pub use conn::{
+    fit_to_fd_limit, raise_nofile_limit, ConnCounters, ConnLimits, Connections, FdLimit,
+};
 pub use metrics::Metrics;
+pub use queue::{Busy, Lane, LaneKind, LaneLimits, LaneStats, Lanes, Permit, Ticket};
 pub use ratelimit::{InMemoryLimiter, RateDecision, RateLimiter};
 pub use state::{AppState, RunningTasks};
 pub use store::{SqliteStore, StoreError, TaskRecord, TaskStore};
@@ -65,20 +71,43 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Serve `state` on `listener` until `shutdown` resolves; in-flight requests
-/// finish, background tasks stop, the store is flushed.
+/// finish (at most `shutdown_grace`), background tasks stop, the store is flushed.
+///
+/// Connections are bounded and timed out (see `ServerConfig::header_read_timeout`,
+/// `idle_timeout`, `max_connections`, `max_connections_per_ip`); the soft
+/// descriptor limit is raised to the hard one first, and the connection limit
+/// lowered to fit it.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    let fd = raise_nofile_limit();
+    let limits = ConnLimits {
+        header_read_timeout: state.config.header_read_timeout,
+        idle_timeout: state.config.idle_timeout,
+        max_connections: fit_to_fd_limit(state.config.max_connections, fd),
+        max_per_ip: state.config.max_connections_per_ip,
+    };
+    if limits.max_connections < state.config.max_connections {
+        tracing::warn!(
+            configured = state.config.max_connections,
+            allowed = limits.max_connections,
+            fd_soft_limit = fd.map(|f| f.soft),
+            "max_connections lowered to fit the file descriptor limit"
+        );
+    }
+    let conns = std::sync::Arc::new(Connections::new(limits));
+    let _ = state.connections.set(conns.clone());
+    let _ = state.fd_limit.set(fd);
     let purge = state.spawn_purge();
     let app = router(state.clone());
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await?;
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+    });
+    conn::serve_connections(listener, app, conns, stop_rx, state.config.shutdown_grace).await;
     state.shutdown();
     let _ = purge.await;
     state.close();

@@ -255,6 +255,46 @@ fn rate_headers(d: &crate::ratelimit::RateDecision) -> HeaderMap {
     h
 }
 
+/// `-32030` with HTTP 503 and `Retry-After`: the lane (or the caller's share of it) is full.
+fn busy_error(busy: &crate::queue::Busy, lane: &crate::queue::Lane) -> RpcError {
+    let stats = lane.stats();
+    // A rough wait: the queue ahead divided among the workers, a second a run
+    // for the fast lane and five for the slow one; at least one second.
+    let per_run = match busy.lane {
+        crate::queue::LaneKind::Fast => 1,
+        crate::queue::LaneKind::Slow => 5,
+    };
+    let retry = ((busy.queued as u64 * per_run) / stats.workers.max(1) as u64).clamp(1, 60);
+    let what = if busy.caller_share {
+        format!(
+            "you already have {} requests waiting for the {} skills",
+            stats.per_caller_limit,
+            busy.lane.as_str()
+        )
+    } else {
+        format!(
+            "the server's queue for the {} skills is full ({} waiting)",
+            busy.lane.as_str(),
+            busy.queued
+        )
+    };
+    let mut e = RpcError::new(
+        codes::SERVER_BUSY,
+        format!("server busy: {what}; retry in {retry} s"),
+    )
+    .with_data(serde_json::json!({
+        "retry_after_seconds": retry,
+        "lane": busy.lane.as_str(),
+        "queued": busy.queued,
+        "queue_limit": stats.queue_limit,
+        "per_caller_limit": stats.per_caller_limit,
+        "caller_share": busy.caller_share,
+    }));
+    e.status = StatusCode::SERVICE_UNAVAILABLE;
+    e.headers = vec![(axum::http::header::RETRY_AFTER, HeaderValue::from(retry))];
+    e
+}
+
 async fn send(
     p: MessageSendParams,
     state: &AppState,
@@ -342,6 +382,13 @@ async fn send(
         Err(e) => return err(RpcError::from_skill(e, request_id), skill_tag, stream),
     };
 
+    // A place in the skill's lane first (a refusal here costs no rate-limit slot).
+    let lane = state.lane_of(&skill_name);
+    let ticket = match lane.admit(&caller.id) {
+        Ok(t) => t,
+        Err(busy) => return err(busy_error(&busy, lane), skill_tag, stream),
+    };
+
     // Rate limits: the common pool, and the skill's stricter pool if any.
     let mut pools = Vec::new();
     if let Some(limit) = caller.plan.send_per_minute {
@@ -412,7 +459,8 @@ async fn send(
         .and_then(|c| c.blocking)
         .unwrap_or(true);
 
-    let (rx, handle) = runner::start(state, rec, skill.clone() as Arc<dyn Skill>, req).await;
+    let (rx, handle) =
+        runner::start(state, rec, skill.clone() as Arc<dyn Skill>, req, ticket).await;
     if stream {
         let response: StreamFn =
             Box::new(move |id| sse_events(id, Some(StreamEvent::Task(first)), rx, headers));
@@ -538,13 +586,13 @@ async fn resubscribe(
         _ => {
             // Finished: the task, then its final status.
             let (tx, rx) = broadcast::channel(1);
-            let _ = tx.send(StreamEvent::Status(TaskStatusUpdateEvent {
+            let _ = tx.send(Arc::new(StreamEvent::Status(TaskStatusUpdateEvent {
                 task_id: rec.task.id.clone(),
                 context_id: rec.task.context_id.clone(),
                 status: rec.task.status.clone(),
                 is_final: true,
                 metadata: None,
-            }));
+            })));
             let response: StreamFn = Box::new(move |id| {
                 sse_events(id, Some(StreamEvent::Task(rec.task)), rx, HeaderMap::new())
             });
@@ -567,7 +615,7 @@ fn is_final(ev: &StreamEvent) -> bool {
 fn sse_events(
     id: JsonRpcId,
     first: Option<StreamEvent>,
-    rx: broadcast::Receiver<StreamEvent>,
+    rx: broadcast::Receiver<runner::SharedEvent>,
     headers: HeaderMap,
 ) -> Response {
     let init = first.map(|e| event_of(&id, &e));

@@ -28,34 +28,66 @@ pub(crate) fn error_response(id: JsonRpcId, err: RpcError) -> Response {
     resp
 }
 
+/// Whether a body error is the size limit (and not a malformed body).
+fn is_length_limit(err: &axum::Error) -> bool {
+    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(e) = cur {
+        if e.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        cur = e.source();
+    }
+    false
+}
+
+/// A body error: the connection cannot be reused (the rest of the body is
+/// unread or unreadable), so the reply says `Connection: close`.
+fn body_error(status: StatusCode, message: String) -> Response {
+    let mut r = error_response(
+        JsonRpcId::Null,
+        RpcError::new(codes::INVALID_REQUEST, message),
+    );
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    r
+}
+
 async fn read_body(state: &AppState, body: Body) -> Result<Bytes, Response> {
     let limit = state.config.body_limit;
     let read = axum::body::to_bytes(body, limit);
     match tokio::time::timeout(state.config.body_timeout, read).await {
         Ok(Ok(bytes)) => Ok(bytes),
-        Ok(Err(_)) => {
-            let mut r = error_response(
-                JsonRpcId::Null,
-                RpcError::new(
-                    codes::INVALID_REQUEST,
-                    format!("the request body is larger than the limit of {limit} bytes"),
-                ),
-            );
-            *r.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
-            Err(r)
+        Ok(Err(e)) if is_length_limit(&e) => Err(body_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is larger than the limit of {limit} bytes"),
+        )),
+        Ok(Err(e)) => {
+            tracing::debug!(error = %e, "malformed request body");
+            Err(body_error(
+                StatusCode::BAD_REQUEST,
+                "the request body is malformed (bad chunked encoding, or a length that does not match)".into(),
+            ))
         }
-        Err(_) => {
-            let mut r = error_response(
-                JsonRpcId::Null,
-                RpcError::new(
-                    codes::INVALID_REQUEST,
-                    "the request body was not received in time",
-                ),
-            );
-            *r.status_mut() = StatusCode::REQUEST_TIMEOUT;
-            Err(r)
-        }
+        Err(_) => Err(body_error(
+            StatusCode::REQUEST_TIMEOUT,
+            "the request body was not received in time".into(),
+        )),
     }
+}
+
+/// The id exactly as written, for numbers `serde_json::Number` would round
+/// (beyond 64 bits, long fractions).
+fn exact_id(bytes: &[u8]) -> Option<JsonRpcId> {
+    #[derive(serde::Deserialize)]
+    struct IdOnly<'a> {
+        #[serde(borrow)]
+        id: Option<&'a serde_json::value::RawValue>,
+    }
+    let raw = serde_json::from_slice::<IdOnly<'_>>(bytes).ok()?.id?;
+    JsonRpcId::exact_number(raw.get())
 }
 
 /// Validate the envelope; on error, the id to echo and the error.
@@ -77,6 +109,9 @@ fn parse_envelope(bytes: &[u8]) -> Result<(JsonRpcId, Method), (JsonRpcId, RpcEr
     };
     let id = match obj.get("id") {
         None => JsonRpcId::Null,
+        Some(Value::Number(n)) if !n.is_i64() && !n.is_u64() => {
+            exact_id(bytes).unwrap_or_else(|| JsonRpcId::Num(n.clone()))
+        }
         Some(v) => JsonRpcId::from_value(v).ok_or_else(|| {
             (
                 JsonRpcId::Null,
@@ -170,7 +205,15 @@ pub(crate) async fn rpc_handler(
         } => {
             let code = error.error.code.to_string();
             if error.error.code == codes::RATE_LIMITED {
-                state.metrics.rate_limited(skill.as_deref().unwrap_or("-"));
+                // Labelled with the pool that refused (`message/send`, `catholic_qa`).
+                let pool = error
+                    .error
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("pool"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("-");
+                state.metrics.rate_limited(pool);
             }
             let r = if stream && error.status == StatusCode::OK {
                 methods::sse_error(id, error)

@@ -2,6 +2,7 @@
 //! cancellation flag, publishing stream events and storing every state change.
 //! A panic or timeout in a skill ends the task `failed`, never the server.
 
+use crate::queue::Ticket;
 use crate::state::{AppState, RunningTask};
 use crate::store::TaskRecord;
 use chrono::{DateTime, Utc};
@@ -13,7 +14,15 @@ use ecclesia_core::{ArtifactChunk, Skill, SkillContext, SkillError, SkillRequest
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, Notify};
+
+/// Stream events kept per running task for readers that fall behind. Events
+/// are shared (`Arc`), so the buffer costs about 40 bytes a slot: ≈ 5 KB a task
+/// (it was 4,096 slots of whole events, ≈ 1.4 MB).
+pub(crate) const EVENT_BUFFER: usize = 128;
+
+/// A stream event as the per-task channel carries it.
+pub(crate) type SharedEvent = Arc<StreamEvent>;
 
 /// How a run ended, for the caller that waited on it.
 #[derive(Debug)]
@@ -64,14 +73,14 @@ pub(crate) fn agent_message(parts: Vec<Part>, task_id: &str, context_id: &str) -
     }
 }
 
-fn status_event(rec: &TaskRecord, is_final: bool) -> StreamEvent {
-    StreamEvent::Status(TaskStatusUpdateEvent {
+fn status_event(rec: &TaskRecord, is_final: bool) -> SharedEvent {
+    Arc::new(StreamEvent::Status(TaskStatusUpdateEvent {
         task_id: rec.task.id.clone(),
         context_id: rec.task.context_id.clone(),
         status: rec.task.status.clone(),
         is_final,
         metadata: None,
-    })
+    }))
 }
 
 fn artifact_event(
@@ -80,15 +89,15 @@ fn artifact_event(
     artifact: Artifact,
     append: bool,
     last: bool,
-) -> StreamEvent {
-    StreamEvent::Artifact(TaskArtifactUpdateEvent {
+) -> SharedEvent {
+    Arc::new(StreamEvent::Artifact(TaskArtifactUpdateEvent {
         task_id: rec_id.to_string(),
         context_id: ctx_id.to_string(),
         artifact,
         append: Some(append),
         last_chunk: Some(last),
         metadata: None,
-    })
+    }))
 }
 
 async fn put(state: &AppState, rec: &TaskRecord) {
@@ -109,13 +118,15 @@ pub(crate) async fn start(
     mut rec: TaskRecord,
     skill: Arc<dyn Skill>,
     req: SkillRequest,
+    ticket: Ticket,
 ) -> (
-    broadcast::Receiver<StreamEvent>,
+    broadcast::Receiver<SharedEvent>,
     tokio::task::JoinHandle<Outcome>,
 ) {
-    let (tx, rx) = broadcast::channel(4096);
+    let (tx, rx) = broadcast::channel(EVENT_BUFFER);
     let stop = Arc::new(AtomicBool::new(false));
     let canceled = Arc::new(AtomicBool::new(false));
+    let wake = Arc::new(Notify::new());
     {
         let mut running = state.running.lock().unwrap_or_else(|e| e.into_inner());
         running.insert(
@@ -126,6 +137,7 @@ pub(crate) async fn start(
                 canceled: canceled.clone(),
                 finished: Arc::new(AtomicBool::new(false)),
                 events: tx.clone(),
+                wake: wake.clone(),
             },
         );
     }
@@ -135,28 +147,68 @@ pub(crate) async fn start(
 
     let state = state.clone();
     let handle = tokio::spawn(async move {
-        let outcome = run(&state, rec, skill, req, tx.clone(), stop, canceled.clone()).await;
-        outcome
+        let run = Run {
+            skill,
+            req,
+            tx,
+            stop,
+            canceled,
+            ticket,
+            wake,
+        };
+        run_task(&state, rec, run).await
     });
     (rx, handle)
 }
 
-async fn run(
-    state: &AppState,
-    mut rec: TaskRecord,
+/// What a run needs besides the task.
+struct Run {
     skill: Arc<dyn Skill>,
     req: SkillRequest,
-    tx: broadcast::Sender<StreamEvent>,
+    tx: broadcast::Sender<SharedEvent>,
     stop: Arc<AtomicBool>,
     canceled: Arc<AtomicBool>,
-) -> Outcome {
+    ticket: Ticket,
+    wake: Arc<Notify>,
+}
+
+/// Why a queued run never started.
+enum NotStarted {
+    Canceled,
+    TooLong,
+}
+
+async fn run_task(state: &AppState, mut rec: TaskRecord, run: Run) -> Outcome {
+    let Run {
+        skill,
+        req,
+        tx,
+        stop,
+        canceled,
+        ticket,
+        wake,
+    } = run;
     let task_id = rec.task.id.clone();
     let ctx_id = rec.task.context_id.clone();
     let timeout = state.config.skill_timeout;
     let streamed: Arc<Mutex<HashSet<String>>> = Arc::default();
 
-    let result = {
-        let _permit = state.permits.clone().acquire_owned().await;
+    // Wait for a worker of the lane (bounded: the queue is, and so is the wait).
+    let permit = tokio::select! {
+        p = tokio::time::timeout(timeout, ticket.wait()) => match p {
+            Ok(Some(p)) => Ok(p),
+            Ok(None) | Err(_) => Err(NotStarted::TooLong),
+        },
+        _ = wake.notified() => Err(NotStarted::Canceled),
+    };
+    let result = match permit {
+        Err(NotStarted::Canceled) => Err(Some(SkillError::Canceled)),
+        Err(NotStarted::TooLong) => Err(Some(SkillError::Unavailable(format!(
+            "the server was too busy to start this task within {} seconds; please send it again later",
+            timeout.as_secs()
+        )))),
+        Ok(_permit) if stop.load(Ordering::Relaxed) => Err(Some(SkillError::Canceled)),
+        Ok(_permit) => {
         let sink_tx = tx.clone();
         let sink_streamed = streamed.clone();
         let (tid, cid) = (task_id.clone(), ctx_id.clone());
@@ -185,6 +237,7 @@ async fn run(
                 stop.store(true, Ordering::Relaxed);
                 Err(Some(SkillError::Canceled))
             }
+        }
         }
     };
 
@@ -355,6 +408,7 @@ async fn cancel_inner(state: &AppState, id: &str, owner: &str) -> Option<Result<
         }
         entry.canceled.store(true, Ordering::Relaxed);
         entry.stop.store(true, Ordering::Relaxed);
+        entry.wake.notify_one();
         (entry.events.clone(), state.tasks.clone())
     };
     let now = state.clock.now();

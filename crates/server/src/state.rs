@@ -4,19 +4,22 @@ use crate::auth::KeyStore;
 use crate::card::agent_card;
 use crate::clock::{Clock, SystemClock};
 use crate::config::ServerConfig;
+use crate::conn::{Connections, FdLimit};
 use crate::metrics::Metrics;
+use crate::queue::{Lane, LaneKind, LaneLimits, Lanes};
 use crate::ratelimit::{InMemoryLimiter, RateLimiter};
+use crate::runner::SharedEvent;
 use crate::store::{SqliteStore, TaskStore};
 use axum::extract::State;
 use axum::response::IntoResponse;
-use ecclesia_a2a::{AgentCard, StreamEvent};
+use ecclesia_a2a::AgentCard;
 use ecclesia_core::SkillRegistry;
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
-use tokio::sync::{broadcast, watch, Semaphore};
+use std::sync::{Arc, Mutex, OnceLock};
+use tokio::sync::{broadcast, watch, Notify};
 
 /// A task being worked on right now, in this process.
 #[derive(Debug)]
@@ -30,7 +33,9 @@ pub struct RunningTask {
     /// Set when the run is storing its final state (too late to cancel).
     pub finished: Arc<AtomicBool>,
     /// Stream events for `message/stream` and `tasks/resubscribe` listeners.
-    pub events: broadcast::Sender<StreamEvent>,
+    pub events: broadcast::Sender<SharedEvent>,
+    /// Woken on cancel (a run still waiting in its queue gives up its place).
+    pub wake: Arc<Notify>,
 }
 
 /// The tasks running in this process, by id.
@@ -59,10 +64,14 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     /// Tasks running now.
     pub running: RunningTasks,
-    /// Bounds concurrent skill runs.
-    pub permits: Arc<Semaphore>,
+    /// The bounded, fair work queues (fast and slow lanes).
+    pub lanes: Lanes,
     /// Tells background work to stop.
     pub shutdown_tx: Arc<watch::Sender<bool>>,
+    /// The open connections (set by [`crate::serve`]).
+    pub connections: Arc<OnceLock<Arc<Connections>>>,
+    /// The descriptor limit found (and raised) by [`crate::serve`].
+    pub fd_limit: Arc<OnceLock<Option<FdLimit>>>,
 }
 
 impl AppState {
@@ -75,6 +84,10 @@ impl AppState {
     ) -> anyhow::Result<Self> {
         std::fs::create_dir_all(store_dir)?;
         let db = Arc::new(SqliteStore::open(&store_dir.join("state.sqlite"))?);
+        db.set_limits(crate::store::StoreLimits {
+            max_bytes: config.max_store_mb.saturating_mul(1024 * 1024),
+            max_per_caller: config.max_tasks_per_caller,
+        });
         let failed = db.fail_unfinished(chrono::Utc::now())?;
         if failed > 0 {
             tracing::warn!(
@@ -109,7 +122,24 @@ impl AppState {
         );
         let (tx, _) = watch::channel(false);
         AppState {
-            permits: Arc::new(Semaphore::new(config.max_concurrent_skills.max(1))),
+            lanes: Lanes {
+                fast: Lane::new(
+                    LaneKind::Fast,
+                    LaneLimits {
+                        workers: config.max_concurrent_skills,
+                        queue: config.queue_limit,
+                        per_caller: config.queue_per_caller,
+                    },
+                ),
+                slow: Lane::new(
+                    LaneKind::Slow,
+                    LaneLimits {
+                        workers: config.max_concurrent_slow_skills,
+                        queue: config.slow_queue_limit,
+                        per_caller: config.slow_queue_per_caller,
+                    },
+                ),
+            },
             config: Arc::new(config),
             registry: Arc::new(registry),
             card: Arc::new(card),
@@ -121,7 +151,19 @@ impl AppState {
             clock,
             running: Arc::new(Mutex::new(HashMap::new())),
             shutdown_tx: Arc::new(tx),
+            connections: Arc::default(),
+            fd_limit: Arc::default(),
         }
+    }
+
+    /// The lane `skill` runs in.
+    pub fn lane_of(&self, skill: &str) -> &Lane {
+        let kind = if self.config.slow_skills.iter().any(|s| s == skill) {
+            LaneKind::Slow
+        } else {
+            LaneKind::Fast
+        };
+        self.lanes.get(kind)
     }
 
     /// Start the background purge of expired tasks.
@@ -136,9 +178,14 @@ impl AppState {
                 }
                 let tasks = state.tasks.clone();
                 let now = state.clock.now();
-                match tokio::task::spawn_blocking(move || tasks.purge_expired(now)).await {
-                    Ok(Ok(n)) if n > 0 => tracing::info!(purged = n, "expired tasks purged"),
-                    Ok(Err(e)) => tracing::warn!(error = %e, "purge failed"),
+                match tokio::task::spawn_blocking(move || tasks.maintain(now)).await {
+                    Ok(Ok(m)) if m != Default::default() => tracing::info!(
+                        expired = m.expired,
+                        evicted = m.evicted,
+                        vacuumed_pages = m.vacuumed_pages,
+                        "task store upkeep"
+                    ),
+                    Ok(Err(e)) => tracing::warn!(error = %e, "task store upkeep failed"),
                     _ => {}
                 }
             }
@@ -179,6 +226,40 @@ pub(crate) async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
         axum::Json(json!({
             "status": if ready { "ready" } else { "no skills loaded (run `ecclesia ingest`)" },
             "skills": skills,
+            "limits": limits_json(&state),
+            "queues": {
+                "fast": state.lanes.fast.stats(),
+                "slow": state.lanes.slow.stats(),
+            },
         })),
     )
+}
+
+/// The connection limits in force, for `/readyz`.
+fn limits_json(state: &AppState) -> serde_json::Value {
+    use std::sync::atomic::Ordering::Relaxed;
+    let c = &state.config;
+    let mut v = json!({
+        "header_read_timeout_secs": c.header_read_timeout.as_secs_f64(),
+        "idle_timeout_secs": c.idle_timeout.as_secs_f64(),
+        "body_timeout_secs": c.body_timeout.as_secs_f64(),
+        "body_limit_bytes": c.body_limit,
+        "max_connections_configured": c.max_connections,
+        "max_connections_per_ip": c.max_connections_per_ip,
+    });
+    if let Some(Some(fd)) = state.fd_limit.get() {
+        v["fd_soft_limit"] = json!(fd.soft);
+        v["fd_hard_limit"] = json!(fd.hard);
+        v["fd_limit_raised"] = json!(fd.raised);
+    }
+    if let Some(conns) = state.connections.get() {
+        let k = &conns.counters;
+        v["max_connections"] = json!(conns.limits().max_connections);
+        v["connections_open"] = json!(conns.open());
+        v["connections_refused"] = json!(k.refused.load(Relaxed));
+        v["connections_evicted"] = json!(k.evicted.load(Relaxed));
+        v["header_timeouts"] = json!(k.header_timeouts.load(Relaxed));
+        v["idle_timeouts"] = json!(k.idle_timeouts.load(Relaxed));
+    }
+    v
 }

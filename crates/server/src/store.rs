@@ -2,8 +2,10 @@
 //! implementation, which also holds the API keys (see `auth`).
 
 use chrono::{DateTime, TimeZone, Utc};
-use ecclesia_a2a::{Task, TaskState, TaskStatus};
+use ecclesia_a2a::{Part, Task, TaskState, TaskStatus};
 use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::HashMap;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -16,6 +18,9 @@ pub enum StoreError {
     /// A stored task could not be read back.
     #[error("stored task is unreadable: {0}")]
     Corrupt(#[from] serde_json::Error),
+    /// A stored task could not be (de)compressed.
+    #[error("stored task is unreadable: {0}")]
+    Io(std::io::Error),
 }
 
 /// A task with what only the server knows about it.
@@ -66,11 +71,69 @@ pub trait TaskStore: Send + Sync {
     fn count(&self, now: DateTime<Utc>) -> Result<u64, StoreError>;
     /// Mark tasks left unfinished by a previous process as failed; returns how many.
     fn fail_unfinished(&self, now: DateTime<Utc>) -> Result<usize, StoreError>;
+    /// Background upkeep: expire, keep under the size ceiling, reclaim space.
+    /// Works in small steps so that requests never wait long for the store.
+    fn maintain(&self, now: DateTime<Utc>) -> Result<Maintenance, StoreError> {
+        Ok(Maintenance {
+            expired: self.purge_expired(now)?,
+            ..Maintenance::default()
+        })
+    }
+    /// Bytes the store occupies (`None` when unknown).
+    fn size_bytes(&self) -> Option<u64> {
+        None
+    }
 }
 
-/// Tasks and API keys in one SQLite database (WAL mode).
+/// What one [`TaskStore::maintain`] pass did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Maintenance {
+    /// Expired tasks deleted.
+    pub expired: usize,
+    /// Finished tasks evicted (oldest first) to stay under the size ceiling.
+    pub evicted: usize,
+    /// Free pages given back to the file system.
+    pub vacuumed_pages: u64,
+}
+
+/// Bounds of the task store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreLimits {
+    /// Ceiling on the bytes in use; past it, the oldest finished tasks go.
+    pub max_bytes: u64,
+    /// Tasks kept per caller; past it, that caller's oldest finished tasks go.
+    pub max_per_caller: u64,
+}
+
+impl Default for StoreLimits {
+    fn default() -> Self {
+        StoreLimits {
+            max_bytes: 1024 * 1024 * 1024,
+            max_per_caller: 10_000,
+        }
+    }
+}
+
+/// Rows deleted per statement (each holds the connection for a few milliseconds).
+const BATCH: usize = 500;
+/// Pages reclaimed per statement.
+const VACUUM_STEP: u64 = 512;
+/// The largest user message kept whole in a stored task.
+pub const MAX_STORED_MESSAGE: usize = 16 * 1024;
+/// A text or data part bigger than this, in a user message bigger than
+/// [`MAX_STORED_MESSAGE`], is stored shortened.
+const MAX_STORED_PART: usize = 2 * 1024;
+const TERMINAL: &str = "('completed', 'canceled', 'failed', 'rejected', 'unknown')";
+
+/// Tasks and API keys in one SQLite database (WAL mode, incremental vacuum).
+///
+/// A task is stored as deflated JSON of what `tasks/get` returns (the
+/// status history is not kept; user messages over 16 KiB are shortened).
 pub struct SqliteStore {
     pub(crate) conn: Mutex<Connection>,
+    /// Stored tasks per owner, counted on first use (locked under `conn`).
+    owners: Mutex<HashMap<String, u64>>,
+    limits: Mutex<StoreLimits>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -91,6 +154,8 @@ CREATE TABLE IF NOT EXISTS tasks (
     statuses_json TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tasks_expires ON tasks(expires_at);
+CREATE INDEX IF NOT EXISTS tasks_created ON tasks(created_at);
+CREATE INDEX IF NOT EXISTS tasks_owner ON tasks(owner, created_at);
 CREATE TABLE IF NOT EXISTS api_keys (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -102,29 +167,65 @@ CREATE TABLE IF NOT EXISTS api_keys (
 ";
 
 impl SqliteStore {
-    /// Open (or create) the database at `path`.
+    /// Open (or create) the database at `path`. A database made before
+    /// incremental vacuum was turned on is converted once (a full `VACUUM`).
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         let conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let auto_vacuum: i64 = conn.query_row("PRAGMA auto_vacuum", [], |r| r.get(0))?;
+        if auto_vacuum != 2 {
+            let tables: i64 =
+                conn.query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))?;
+            conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
+            if tables > 0 {
+                // Existing store: the setting takes effect only through a VACUUM.
+                let started = std::time::Instant::now();
+                conn.execute_batch("VACUUM;")?;
+                tracing::info!(
+                    elapsed_ms = started.elapsed().as_millis() as u64,
+                    "task store converted to incremental vacuum"
+                );
+            }
+        }
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // The WAL file is cut back to this after each checkpoint.
+        conn.pragma_update(None, "journal_size_limit", 8 * 1024 * 1024)?;
         conn.execute_batch(SCHEMA)?;
-        Ok(SqliteStore {
-            conn: Mutex::new(conn),
-        })
+        Ok(Self::from_conn(conn))
     }
 
     /// An in-memory database (tests).
     pub fn in_memory() -> Result<Self, StoreError> {
         let conn = Connection::open_in_memory()?;
+        conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
         conn.execute_batch(SCHEMA)?;
-        Ok(SqliteStore {
+        Ok(Self::from_conn(conn))
+    }
+
+    fn from_conn(conn: Connection) -> Self {
+        SqliteStore {
             conn: Mutex::new(conn),
-        })
+            owners: Mutex::new(HashMap::new()),
+            limits: Mutex::new(StoreLimits::default()),
+        }
+    }
+
+    /// Set the size ceiling and the per-caller cap.
+    pub fn set_limits(&self, limits: StoreLimits) {
+        *self.limits.lock().unwrap_or_else(|e| e.into_inner()) = limits;
+    }
+
+    fn limits(&self) -> StoreLimits {
+        *self.limits.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn owners(&self) -> std::sync::MutexGuard<'_, HashMap<String, u64>> {
+        self.owners.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Checkpoint the WAL into the main file (on shutdown).
@@ -133,6 +234,141 @@ impl SqliteStore {
         if let Err(e) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);") {
             tracing::warn!(error = %e, "checkpoint failed");
         }
+    }
+
+    /// Bytes in use (pages not on the free list).
+    fn used_bytes(conn: &Connection) -> Result<u64, StoreError> {
+        let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+        let free: i64 = conn.query_row("PRAGMA freelist_count", [], |r| r.get(0))?;
+        let size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+        Ok(((pages - free).max(0) * size) as u64)
+    }
+
+    /// Delete the rows `select` (a rowid query with `?1`, `?2` bound to `a`, `b`)
+    /// names, in one statement; returns how many, and forgets their owners' counts.
+    fn delete_batch(
+        &self,
+        select: &str,
+        a: &dyn rusqlite::ToSql,
+        b: &dyn rusqlite::ToSql,
+    ) -> Result<usize, StoreError> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare_cached(&format!(
+            "DELETE FROM tasks WHERE rowid IN ({select}) RETURNING owner"
+        ))?;
+        let owners: Vec<String> = stmt
+            .query_map(params![a, b], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let mut counts = self.owners();
+        for o in &owners {
+            if let Some(n) = counts.get_mut(o) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        Ok(owners.len())
+    }
+
+    /// Give free pages back, a step at a time; returns how many.
+    fn vacuum_some(&self, max_steps: usize) -> Result<u64, StoreError> {
+        let mut done = 0;
+        for _ in 0..max_steps {
+            let conn = self.lock();
+            let free: i64 = conn.query_row("PRAGMA freelist_count", [], |r| r.get(0))?;
+            if free <= 0 {
+                break;
+            }
+            let step = (free as u64).min(VACUUM_STEP);
+            conn.execute_batch(&format!("PRAGMA incremental_vacuum({step});"))?;
+            done += step;
+            drop(conn);
+            std::thread::yield_now();
+        }
+        if done > 0 {
+            // Let the shrunken main file reach the disk and cut the WAL back.
+            let _ = self.lock().execute_batch("PRAGMA wal_checkpoint(PASSIVE);");
+        }
+        Ok(done)
+    }
+
+    /// Stored tasks of `owner` (counted once, then kept up to date).
+    fn owner_count(&self, conn: &Connection, owner: &str) -> Result<u64, StoreError> {
+        if let Some(n) = self.owners().get(owner) {
+            return Ok(*n);
+        }
+        let n: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM tasks WHERE owner = ?1",
+            params![owner],
+            |r| r.get(0),
+        )?;
+        let n = n.max(0) as u64;
+        let mut owners = self.owners();
+        if owners.len() > 100_000 {
+            owners.clear();
+        }
+        owners.insert(owner.to_string(), n);
+        Ok(n)
+    }
+}
+
+/// The task as stored: user messages over [`MAX_STORED_MESSAGE`] are shortened.
+fn compact(task: &Task) -> Task {
+    let mut t = task.clone();
+    for m in t.history.iter_mut().flatten() {
+        if m.role != ecclesia_a2a::Role::User {
+            continue;
+        }
+        let size = serde_json::to_vec(&m.parts).map(|v| v.len()).unwrap_or(0);
+        if size <= MAX_STORED_MESSAGE {
+            continue;
+        }
+        for p in &mut m.parts {
+            match p {
+                Part::Text { text, .. } if text.len() > MAX_STORED_PART => {
+                    let mut cut = MAX_STORED_PART;
+                    while !text.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    let total = text.len();
+                    text.truncate(cut);
+                    text.push_str(&format!(" … [shortened in storage: {total} bytes]"));
+                }
+                Part::Data { data, .. } => {
+                    let n = serde_json::to_vec(&*data).map(|v| v.len()).unwrap_or(0);
+                    if n > MAX_STORED_PART {
+                        let mut m = serde_json::Map::new();
+                        m.insert("shortened_in_storage".into(), serde_json::Value::Bool(true));
+                        m.insert("bytes".into(), serde_json::Value::from(n));
+                        *data = m;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    t
+}
+
+fn encode(task: &Task) -> Result<Vec<u8>, StoreError> {
+    let json = serde_json::to_vec(&compact(task))?;
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    z.write_all(&json).map_err(StoreError::Io)?;
+    z.finish().map_err(StoreError::Io)
+}
+
+fn decode(v: rusqlite::types::Value) -> Result<Task, StoreError> {
+    match v {
+        rusqlite::types::Value::Text(s) => Ok(serde_json::from_str(&s)?),
+        rusqlite::types::Value::Blob(b) => {
+            let mut json = Vec::new();
+            flate2::read::DeflateDecoder::new(&b[..])
+                .take(64 * 1024 * 1024)
+                .read_to_end(&mut json)
+                .map_err(StoreError::Io)?;
+            Ok(serde_json::from_slice(&json)?)
+        }
+        _ => Err(StoreError::Io(std::io::Error::other(
+            "a stored task is neither text nor blob",
+        ))),
     }
 }
 
@@ -146,22 +382,52 @@ fn from_ms(v: i64) -> DateTime<Utc> {
 
 impl TaskStore for SqliteStore {
     fn put(&self, rec: &TaskRecord) -> Result<(), StoreError> {
-        let task_json = serde_json::to_string(&rec.task)?;
-        let statuses = serde_json::to_string(&rec.status_history)?;
-        self.lock().execute(
-            "INSERT OR REPLACE INTO tasks (id, owner, skill, state, created_at, expires_at, task_json, statuses_json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![
+        let task = encode(&rec.task)?;
+        let conn = self.lock();
+        let updated = conn
+            .prepare_cached(
+                "UPDATE tasks SET state = ?2, expires_at = ?3, task_json = ?4 WHERE id = ?1",
+            )?
+            .execute(params![
                 rec.task.id,
-                rec.owner,
-                rec.skill,
                 rec.state().as_str(),
-                ms(rec.created_at),
                 ms(rec.expires_at),
-                task_json,
-                statuses
-            ],
-        )?;
+                task
+            ])?;
+        if updated > 0 {
+            return Ok(());
+        }
+        let before = self.owner_count(&conn, &rec.owner)?;
+        conn.prepare_cached(
+            "INSERT OR REPLACE INTO tasks (id, owner, skill, state, created_at, expires_at, task_json, statuses_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '[]')",
+        )?
+        .execute(params![
+            rec.task.id,
+            rec.owner,
+            rec.skill,
+            rec.state().as_str(),
+            ms(rec.created_at),
+            ms(rec.expires_at),
+            task
+        ])?;
+        let count = before + 1;
+        if let Some(n) = self.owners().get_mut(&rec.owner) {
+            *n = count;
+        }
+        let cap = self.limits().max_per_caller.max(1);
+        if count > cap {
+            // Over the caller's cap: its oldest finished tasks go.
+            drop(conn);
+            let excess = (count - cap) as i64;
+            self.delete_batch(
+                &format!(
+                    "SELECT rowid FROM tasks WHERE owner = ?1 AND state IN {TERMINAL} ORDER BY created_at LIMIT ?2"
+                ),
+                &rec.owner,
+                &excess,
+            )?;
+        }
         Ok(())
     }
 
@@ -182,7 +448,7 @@ impl TaskStore for SqliteStore {
                         r.get::<_, String>(0)?,
                         r.get::<_, i64>(1)?,
                         r.get::<_, i64>(2)?,
-                        r.get::<_, String>(3)?,
+                        r.get::<_, rusqlite::types::Value>(3)?,
                         r.get::<_, String>(4)?,
                     ))
                 },
@@ -192,19 +458,73 @@ impl TaskStore for SqliteStore {
             return Ok(None);
         };
         Ok(Some(TaskRecord {
-            task: serde_json::from_str(&task_json)?,
+            task: decode(task_json)?,
             owner: owner.to_string(),
             skill,
             created_at: from_ms(created),
             expires_at: from_ms(expires),
-            status_history: serde_json::from_str(&statuses)?,
+            // Not kept any more (older rows may still have it).
+            status_history: serde_json::from_str(&statuses).unwrap_or_default(),
         }))
     }
 
     fn purge_expired(&self, now: DateTime<Utc>) -> Result<usize, StoreError> {
-        Ok(self
-            .lock()
-            .execute("DELETE FROM tasks WHERE expires_at <= ?1", params![ms(now)])?)
+        let mut total = 0;
+        loop {
+            let n = self.delete_batch(
+                "SELECT rowid FROM tasks WHERE expires_at <= ?1 LIMIT ?2",
+                &ms(now),
+                &(BATCH as i64),
+            )?;
+            total += n;
+            if n < BATCH {
+                return Ok(total);
+            }
+            // Let requests at the store between batches.
+            std::thread::yield_now();
+        }
+    }
+
+    fn maintain(&self, now: DateTime<Utc>) -> Result<Maintenance, StoreError> {
+        let expired = self.purge_expired(now)?;
+        let max = self.limits().max_bytes;
+        let mut evicted = 0;
+        // Over the ceiling: evict the oldest finished tasks down to 90 % of it.
+        while Self::used_bytes(&self.lock())? > max {
+            let target = max / 10 * 9;
+            let mut n = 0;
+            while Self::used_bytes(&self.lock())? > target {
+                let k = self.delete_batch(
+                    &format!(
+                        "SELECT rowid FROM tasks WHERE state IN {TERMINAL} ORDER BY created_at LIMIT ?2"
+                    ),
+                    &0i64,
+                    &(BATCH as i64),
+                )?;
+                n += k;
+                if k == 0 {
+                    break;
+                }
+                std::thread::yield_now();
+            }
+            evicted += n;
+            if n == 0 {
+                break;
+            }
+        }
+        let vacuumed_pages = self.vacuum_some(64)?;
+        Ok(Maintenance {
+            expired,
+            evicted,
+            vacuumed_pages,
+        })
+    }
+
+    fn size_bytes(&self) -> Option<u64> {
+        let conn = self.lock();
+        let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0)).ok()?;
+        let size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).ok()?;
+        Some((pages.max(0) * size.max(0)) as u64)
     }
 
     fn count(&self, now: DateTime<Utc>) -> Result<u64, StoreError> {
@@ -220,7 +540,7 @@ impl TaskStore for SqliteStore {
         let rows: Vec<(String, String, String)> = {
             let conn = self.lock();
             let mut stmt = conn.prepare(
-                "SELECT id, owner, task_json FROM tasks WHERE state IN ('submitted', 'working')",
+                "SELECT id, owner, '' FROM tasks WHERE state IN ('submitted', 'working')",
             )?;
             let rows = stmt
                 .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?

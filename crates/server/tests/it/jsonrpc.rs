@@ -282,3 +282,44 @@ async fn health_ready_metrics() {
     assert!(m.contains("ecclesia_request_duration_seconds_count{method=\"message/send\"} 1"));
     assert!(m.contains("ecclesia_tasks_stored 1"));
 }
+
+#[tokio::test]
+async fn ids_beyond_64_bits_are_echoed_exactly() {
+    let h = harness();
+    for id in [
+        "-9223372036854775809",
+        "18446744073709551616",
+        "123456789012345678901234567890",
+        "1.00000000000000000001",
+        "9223372036854775807",
+        "-1.5",
+    ] {
+        let body = format!(
+            r#"{{"jsonrpc": "2.0", "id": {id}, "method": "tasks/get", "params": {{"id": "nope"}}}}"#
+        );
+        let r = h.raw(body, None).await;
+        let text = r.text();
+        assert!(
+            text.contains(&format!("\"id\":{id},")) || text.contains(&format!("\"id\":{id}}}")),
+            "id {id} not echoed exactly: {text}"
+        );
+        // An error before the method is known echoes it too.
+        let body = format!(r#"{{"jsonrpc": "1.0", "id": {id}, "method": "tasks/get"}}"#);
+        assert!(h
+            .raw(body, None)
+            .await
+            .text()
+            .contains(&format!("\"id\":{id}")));
+    }
+    // Streaming replies echo it in every event.
+    let body = r#"{"jsonrpc": "2.0", "id": -9223372036854775809, "method": "message/stream", "params": {"message": {"kind": "message", "messageId": "m", "role": "user", "parts": [{"kind": "text", "text": "hi"}], "metadata": {"skillId": "echo"}}}}"#;
+    let r = h.raw(body, None).await;
+    assert!(
+        r.text().lines().any(|l| l.starts_with("data: ")),
+        "{}",
+        r.text()
+    );
+    for l in r.text().lines().filter(|l| l.starts_with("data: ")) {
+        assert!(l.contains("\"id\":-9223372036854775809"), "{l}");
+    }
+}

@@ -91,18 +91,17 @@ async fn tasks_get_and_cancel_are_not_counted() {
 }
 
 #[tokio::test]
-async fn anonymous_on_loopback_is_unlimited() {
+async fn anonymous_on_loopback_is_generous_not_unlimited() {
     let h = harness();
     for _ in 0..30 {
-        assert_eq!(
-            h.rpc(
+        let r = h
+            .rpc(
                 send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
-                None
+                None,
             )
-            .await
-            .status,
-            200
-        );
+            .await;
+        assert_eq!(r.status, 200);
+        assert_eq!(r.headers["ratelimit-limit"], "1200");
     }
 }
 
@@ -118,5 +117,91 @@ fn anonymous_elsewhere_gets_pro_limits() {
         anonymous: true,
         ..ServerConfig::default()
     };
-    assert_eq!(c.anonymous_plan().send_per_minute, None);
+    assert_eq!(c.anonymous_plan().send_per_minute, Some(1200));
+    assert_eq!(c.anonymous_plan().qa_per_minute, Some(120));
+}
+
+#[tokio::test]
+async fn rate_limited_metric_names_the_pool_that_refused() {
+    let h = harness_with(ServerConfig::default());
+    let token = h.key("pro");
+    let qa = send(None, json!([{"kind": "text", "text": "What is grace?"}]));
+    for _ in 0..3 {
+        h.rpc(qa.clone(), Some(&token)).await;
+    }
+    let m = h.get("/metrics").await.text();
+    assert!(
+        m.contains("ecclesia_rate_limited_total{pool=\"catholic_qa\"} 1"),
+        "{m}"
+    );
+    let echo = send(Some("echo"), json!([{"kind": "text", "text": "hi"}]));
+    for _ in 0..15 {
+        h.rpc(echo.clone(), Some(&token)).await;
+    }
+    let m = h.get("/metrics").await.text();
+    assert!(
+        m.contains("ecclesia_rate_limited_total{pool=\"message/send\"}"),
+        "{m}"
+    );
+    assert!(!m.contains("pool=\"echo\""), "{m}");
+}
+
+#[tokio::test]
+async fn full_queues_answer_busy_and_fast_skills_are_not_held_up() {
+    let h = harness_with(ServerConfig {
+        anonymous: true,
+        slow_skills: vec!["slow".into()],
+        max_concurrent_slow_skills: 1,
+        slow_queue_limit: 3,
+        slow_queue_per_caller: 2,
+        ..ServerConfig::default()
+    });
+    let slow = |n: usize| {
+        let mut b = send(
+            Some("slow"),
+            json!([{"kind": "text", "text": format!("s{n}")}]),
+        );
+        b["params"]["configuration"] = json!({"blocking": false});
+        b
+    };
+    let mut ids = Vec::new();
+    // One runs, two wait (the caller's share), the fourth is refused.
+    for n in 0..3 {
+        let r = h.rpc(slow(n), None).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        ids.push(r.json()["result"]["id"].as_str().unwrap().to_string());
+    }
+    let r = h.rpc(slow(3), None).await;
+    assert_eq!(r.status, 503, "{}", r.text());
+    let retry: u64 = r.headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry));
+    let v = r.json();
+    assert_eq!(v["error"]["code"], -32030, "{v}");
+    assert_eq!(v["error"]["data"]["lane"], "slow");
+    assert_eq!(v["error"]["data"]["caller_share"], true);
+    assert_eq!(v["error"]["data"]["retry_after_seconds"], retry);
+    // A look-up in the fast lane completes while the slow lane is full.
+    let r = h
+        .rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+            None,
+        )
+        .await;
+    assert_eq!(r.json()["result"]["status"]["state"], "completed");
+    let ready = h.get("/readyz").await.json();
+    assert_eq!(ready["queues"]["slow"]["running"], 1, "{ready}");
+    assert_eq!(ready["queues"]["slow"]["queued"], 2, "{ready}");
+    // Canceling a waiting task frees its place at once.
+    let cancel = |id: &str| json!({"jsonrpc": "2.0", "id": 1, "method": "tasks/cancel", "params": {"id": id}});
+    let r = h.rpc(cancel(&ids[2]), None).await;
+    assert_eq!(
+        r.json()["result"]["status"]["state"],
+        "canceled",
+        "{}",
+        r.text()
+    );
+    assert_eq!(h.get("/readyz").await.json()["queues"]["slow"]["queued"], 1);
+    for id in &ids[..2] {
+        h.rpc(cancel(id), None).await;
+    }
 }
