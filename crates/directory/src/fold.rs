@@ -248,6 +248,7 @@ fn canonical_word(w: &str) -> &str {
             "margaret"
         }
         "rita" => "rita",
+        "bonaventura" | "bonaventure" | "buenaventura" | "boaventura" => "bonaventure",
         "basilio" | "basilius" | "basile" | "basil" => "basil",
         "ambrogio" | "ambrosio" | "ambroise" | "ambrosius" | "ambrose" => "ambrose",
         "cirillo" | "cirilo" | "cyrille" | "cyrillus" | "cyril" => "cyril",
@@ -270,7 +271,7 @@ fn canonical_word(w: &str) -> &str {
         "infante" | "enfant" | "child" | "nino" | "bambino" => "child",
         "calcutta" | "kolkata" | "calcuta" => "calcutta",
         "first" | "primus" => "#1",
-        _ => w,
+        _ => crate::places::canonical_place(w).unwrap_or(w),
     }
 }
 
@@ -407,29 +408,6 @@ pub fn analyze(s: &str) -> (Vec<String>, Hints) {
 /// Canonical tokens only.
 pub fn tokens(s: &str) -> Vec<String> {
     analyze(s).0
-}
-
-/// Known nicknames and short forms, rewritten before analysis (folded form → name).
-pub fn expand_nickname(folded: &str) -> Option<&'static str> {
-    Some(match folded {
-        "jpii"
-        | "jp2"
-        | "jp ii"
-        | "jp 2"
-        | "jpe ii"
-        | "jpii the great"
-        | "john paul the great"
-        | "giovanni paolo magno" => "John Paul II",
-        "jpi" | "jp1" | "jp i" => "John Paul I",
-        "bxvi" | "b16" | "b xvi" => "Benedict XVI",
-        "little flower" | "the little flower" | "little flower of jesus" => "Therese of Lisieux",
-        "gregory the great" | "gregorio magno" | "gregorius magnus" => "Gregory I",
-        "leo the great" | "leone magno" | "leo magnus" => "Leo I",
-        "good pope john" | "il papa buono" => "John XXIII",
-        "pope emeritus" => "Benedict XVI",
-        "peter the apostle" | "simon peter" => "Peter",
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

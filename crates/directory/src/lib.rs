@@ -18,13 +18,15 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod epithet;
 pub mod fold;
 pub mod index;
 pub mod ingest;
+pub mod places;
 pub mod render;
 pub mod store;
 
-pub use index::{Kind, NameIndex, Scored, MIN_SCORE};
+pub use index::{Kind, NameIndex, Scored, CONFIDENT, MIN_SCORE};
 pub use ingest::{DirectoryIngester, INGESTER_NAME};
 
 use index::IndexEntry;
@@ -70,31 +72,53 @@ pub enum Lookup<'a> {
 pub enum Outcome {
     /// The profile (with `alternates`).
     Found(Value),
-    /// Nothing matched.
+    /// Nothing matched confidently.
     NotFound {
         /// The query (or id) as given.
         query: String,
         /// Where to look instead.
         hint: Option<String>,
+        /// Candidates that matched below [`CONFIDENT`], best first (each
+        /// `{id, <kind>_id, name, distinguishing, score}`); an extra field beside the
+        /// contract's `{error, query, hint?}`.
+        alternates: Vec<Value>,
     },
 }
 
+/// Hint when no record matches confidently but some come close.
+pub const HINT_ALTERNATES: &str =
+    "No confident match; the closest records are listed in alternates.";
+
 impl Outcome {
-    /// The data part's JSON: the profile, or `{error:"not_found", query, hint?}`.
+    /// The data part's JSON: the profile, or `{error:"not_found", query, hint?,
+    /// alternates?}` (`alternates` only when there are some).
     pub fn to_json(&self) -> Value {
         match self {
             Outcome::Found(v) => v.clone(),
-            Outcome::NotFound { query, hint } => {
+            Outcome::NotFound {
+                query,
+                hint,
+                alternates,
+            } => {
                 let mut m = Map::new();
                 m.insert("error".into(), json!("not_found"));
                 m.insert("query".into(), json!(query));
                 if let Some(h) = hint {
                     m.insert("hint".into(), json!(h));
                 }
+                if !alternates.is_empty() {
+                    m.insert("alternates".into(), json!(alternates));
+                }
                 Value::Object(m)
             }
         }
     }
+}
+
+/// Why a query did not resolve: a hint, and the candidates below the confidence cut.
+struct NotResolved {
+    hint: Option<String>,
+    alternates: Vec<Scored>,
 }
 
 /// The built directories, ready for look-ups (share it behind an `Arc`).
@@ -186,8 +210,9 @@ impl Directory {
         f(&guard)
     }
 
-    /// Resolve a query to (entry, alternates) in `kind`, or a not-found hint.
-    fn resolve(&self, kind: Kind, q: &str) -> Result<(usize, Vec<Scored>), Option<String>> {
+    /// Resolve a query to (entry, alternates) in `kind`, or a not-found hint with
+    /// the candidates that matched below [`CONFIDENT`].
+    fn resolve(&self, kind: Kind, q: &str) -> Result<(usize, Vec<Scored>), NotResolved> {
         let (own, hints) = self.index.search(q, &[kind], MIN_SCORE);
         let others: &[Kind] = match kind {
             Kind::Person => &[Kind::Pope, Kind::Saint],
@@ -195,12 +220,14 @@ impl Directory {
             Kind::Saint => &[Kind::Pope, Kind::Person],
             Kind::Diocese => &[],
         };
-        let own_best = own.first().map(|s| s.score);
+        let own_best = own.first().map(|s| s.score).filter(|s| *s >= CONFIDENT);
         let mut hint: Option<String> = None;
         let mut other_best: Option<(Kind, f32)> = None;
         for &k in others {
             let (r, _) = self.index.search(q, &[k], MIN_SCORE);
-            let Some(b) = r.first() else { continue };
+            let Some(b) = r.first().filter(|b| b.score >= CONFIDENT) else {
+                continue;
+            };
             // a title naming the other directory ("Pope …" asked of persons) decides
             let titled = match (kind, k) {
                 (Kind::Person, Kind::Pope) => hints.pope && !hints.cleric,
@@ -238,7 +265,7 @@ impl Directory {
             hint = None;
         }
         match (own.first(), hint) {
-            (Some(b), None) => {
+            (Some(b), None) if b.score >= CONFIDENT => {
                 let floor = (b.score - 0.2).max(MIN_SCORE);
                 let alts = own
                     .iter()
@@ -249,8 +276,35 @@ impl Directory {
                     .collect();
                 Ok((b.entry, alts))
             }
-            (_, h) => Err(h),
+            (Some(_), None) => Err(NotResolved {
+                hint: Some(HINT_ALTERNATES.to_string()),
+                alternates: own.iter().take(5).copied().collect(),
+            }),
+            (_, hint) => Err(NotResolved {
+                hint,
+                alternates: Vec::new(),
+            }),
         }
+    }
+
+    fn alternates_json(&self, kind: Kind, alts: &[Scored]) -> Vec<Value> {
+        alts.iter()
+            .map(|s| {
+                let e = self.index.entry(s.entry);
+                json!({ "id": e.id, id_key(kind): e.id, "name": e.name, "distinguishing": e.detail, "score": (s.score * 1000.0).round() / 1000.0 })
+            })
+            .collect()
+    }
+
+    /// The raw ranking of a query in one directory, before the confidence cut:
+    /// `(id, score)` of up to `n` records scoring at least [`MIN_SCORE`], best first
+    /// (used to measure and choose [`CONFIDENT`]).
+    pub fn candidates(&self, kind: Kind, q: &str, n: usize) -> Vec<(String, f32)> {
+        let (own, _) = self.index.search(q, &[kind], MIN_SCORE);
+        own.iter()
+            .take(n)
+            .map(|s| (self.index.entry(s.entry).id.clone(), s.score))
+            .collect()
     }
 
     /// Look up one record: by canonical id (exact) or by name.
@@ -262,15 +316,17 @@ impl Directory {
                     return Ok(Outcome::NotFound {
                         query: id.to_string(),
                         hint: None,
+                        alternates: Vec::new(),
                     });
                 }
             },
             Lookup::Query(q) => match self.resolve(kind, q) {
                 Ok((e, alts)) => (self.index.entry(e).id.clone(), alts, q),
-                Err(hint) => {
+                Err(nr) => {
                     return Ok(Outcome::NotFound {
                         query: q.to_string(),
-                        hint,
+                        hint: nr.hint,
+                        alternates: self.alternates_json(kind, &nr.alternates),
                     })
                 }
             },
@@ -279,15 +335,10 @@ impl Directory {
             return Ok(Outcome::NotFound {
                 query: query.to_string(),
                 hint: None,
+                alternates: Vec::new(),
             });
         };
-        let alternates: Vec<Value> = alts
-            .iter()
-            .map(|s| {
-                let e = self.index.entry(s.entry);
-                json!({ "id": e.id, id_key(kind): e.id, "name": e.name, "distinguishing": e.detail, "score": (s.score * 1000.0).round() / 1000.0 })
-            })
-            .collect();
+        let alternates = self.alternates_json(kind, &alts);
         if let Value::Object(m) = &mut profile {
             m.insert("alternates".into(), json!(alternates));
             match kind {
@@ -378,6 +429,7 @@ impl Directory {
                     return Ok(Outcome::NotFound {
                         query: id.to_string(),
                         hint: None,
+                        alternates: Vec::new(),
                     })
                 }
             },
@@ -386,10 +438,11 @@ impl Directory {
                     self.index.entry(e).id.clone(),
                     self.index.entry(e).name.clone(),
                 ),
-                Err(hint) => {
+                Err(nr) => {
                     return Ok(Outcome::NotFound {
                         query: q.to_string(),
-                        hint,
+                        hint: nr.hint,
+                        alternates: self.alternates_json(Kind::Diocese, &nr.alternates),
                     })
                 }
             },

@@ -150,7 +150,7 @@ fn ids_and_hints() {
         .lookup(Kind::Pope, Lookup::Query("Cardinal Tagle"))
         .unwrap()
     {
-        Outcome::NotFound { hint, query } => {
+        Outcome::NotFound { hint, query, .. } => {
             assert_eq!(hint.as_deref(), Some(HINT_PERSON));
             assert_eq!(query, "Cardinal Tagle");
         }
