@@ -1118,9 +1118,11 @@ fn temporal(
     // Triduum.
     if date < e {
         return Ok(match days_from_easter {
+            // Lent until the evening Mass of the Lord's Supper, which begins the Triduum
+            // (Universal Norms 19 and 28): the day is reported as Lent, week 6.
             -3 => t(
-                Season::PaschalTriduum,
-                1,
+                Season::Lent,
+                6,
                 "HolyThurs".into(),
                 "Holy Thursday (Evening Mass of the Lord's Supper)".into(),
                 Rank::Weekday,
@@ -1308,7 +1310,7 @@ fn temporal(
             Season::Christmas,
             week,
             format!("ChristmasOctaveDay{}", date.day()),
-            format!("{wname}, {} December (Octave of Christmas)", date.day()),
+            octave_day_name(date.day()),
             Rank::Weekday,
             Color::White,
             9,
@@ -1368,6 +1370,15 @@ fn temporal(
         ));
     }
     Ok(ordinary(date, week))
+}
+
+/// The Missal's name of a day within the Octave of Christmas (26–31 December):
+/// "Fifth Day within the Octave of the Nativity of the Lord".
+fn octave_day_name(day_of_december: u32) -> String {
+    const ORDINALS: [&str; 6] = ["Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh"];
+    let n = day_of_december.saturating_sub(26) as usize;
+    let ordinal = ORDINALS.get(n).copied().unwrap_or("Seventh");
+    format!("{ordinal} Day within the Octave of the Nativity of the Lord")
 }
 
 fn ordinary(date: NaiveDate, week: u8) -> Temporal {

@@ -310,6 +310,106 @@ pub fn parse_tamil(books: &BookMap, raw: &str) -> Result<Citation, LiturgyError>
     })
 }
 
+/// English book abbreviations of the US lectionary tables that are not the OSIS code
+/// with its space removed (`1 Cor` → `1Cor` needs no entry).
+const ENGLISH_BOOK_ALIASES: &[(&str, &str)] = &[
+    ("Cant", "Song"),
+    ("Eccl/Qoh", "Eccl"),
+    ("Qoh", "Eccl"),
+    ("Jon", "Jonah"),
+    ("Micah", "Mic"),
+    ("Matthew", "Matt"),
+    ("Psalm", "Ps"),
+    ("Psalms", "Ps"),
+];
+
+/// Split an English citation piece into its book (OSIS) and the rest (`1 Cor 12:3b-7` →
+/// `("1Cor", "12:3b-7")`); `None` for the book when the piece starts with a number.
+fn english_book(piece: &str) -> (Option<String>, &str) {
+    let bytes = piece.as_bytes();
+    let mut i = 0;
+    if bytes.len() > 2
+        && bytes[0].is_ascii_digit()
+        && bytes[1] == b' '
+        && bytes[2].is_ascii_alphabetic()
+    {
+        i = 2;
+    }
+    let start_name = i;
+    while i < bytes.len() && (bytes[i].is_ascii_alphabetic() || bytes[i] == b'/') {
+        i += 1;
+    }
+    if i == start_name {
+        return (None, piece);
+    }
+    let name = &piece[start_name..i];
+    let name = ENGLISH_BOOK_ALIASES
+        .iter()
+        .find(|(a, _)| *a == name)
+        .map_or(name, |(_, osis)| osis);
+    let osis = if start_name == 2 {
+        format!("{}{name}", &piece[..1])
+    } else {
+        name.to_string()
+    };
+    (Some(osis), piece[i..].trim_start_matches('.').trim())
+}
+
+/// Parse an English lectionary citation (`Luke 7:18b-23`, `1 Cor 12:3b-7, 12-13`,
+/// `John 15:26-27; 16:12-15`, psalms as `Ps 104:1+24, 29-30`) by rewriting it into the
+/// table's syntax. Bracketed notes (`[Vulg.]`, `12ab[cd]`) are dropped.
+pub fn parse_english(books: &BookMap, raw: &str) -> Result<Citation, LiturgyError> {
+    let bad = |msg: &str| LiturgyError::BadCitation(raw.to_string(), msg.to_string());
+    if raw.len() > 200 {
+        return Err(bad("too long"));
+    }
+    let mut cleaned = String::with_capacity(raw.len());
+    let mut depth = 0u32;
+    for c in raw.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => cleaned.push(c),
+            _ => {}
+        }
+    }
+    let mut tamil = String::new();
+    let mut psalm = false;
+    for (i, piece) in cleaned.split(';').enumerate() {
+        let piece = piece.trim();
+        if piece.is_empty() {
+            continue;
+        }
+        if i > 0 {
+            tamil.push(';');
+        }
+        let (osis, rest) = english_book(piece);
+        match osis {
+            Some(osis) => {
+                let b = books
+                    .books
+                    .iter()
+                    .find(|b| b.osis == osis && !b.tamil.contains('('))
+                    .ok_or_else(|| bad("unknown book"))?;
+                psalm = osis == "Ps";
+                tamil.push_str(&b.tamil);
+            }
+            None if i == 0 => return Err(bad("no book")),
+            None => {}
+        }
+        let spec: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
+        let spec = if psalm {
+            spec.replace(',', ".").replace('+', ",")
+        } else {
+            spec.replace('+', ",")
+        };
+        tamil.push_str(&spec);
+    }
+    let mut c = parse_tamil(books, &tamil)?;
+    c.source = raw.to_string();
+    Ok(c)
+}
+
 fn display_piece(books: &BookMap, b: &BookAbbrev, spec: &str) -> String {
     let name = books.english(&b.osis).unwrap_or(&b.english).to_string();
     let mut spec = spec.to_string();

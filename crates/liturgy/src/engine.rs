@@ -84,10 +84,11 @@ impl Liturgy {
         calendar: Option<&str>,
         translation: Option<&str>,
     ) -> Result<ReadingsAnswer, LiturgyError> {
-        let day = self.day(date, calendar)?;
+        let spec = self.calendar.spec(calendar.unwrap_or("general-roman"))?;
+        let day = self.calendar.day(spec, date)?;
         let t = self.bibles.translation(translation)?;
         let fallback = self.bibles.translation(Some("douay-rheims"))?;
-        let masses = self.lectionary.masses(&self.calendar, &day);
+        let masses = self.lectionary.masses(&self.calendar, &day, &spec.id);
         let mut out = Vec::new();
         for m in masses {
             let mut readings = Vec::new();

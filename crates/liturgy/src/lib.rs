@@ -19,6 +19,7 @@ pub mod bible;
 pub mod calendar;
 pub mod citation;
 pub mod clock;
+pub mod crosscheck;
 pub mod easter;
 pub mod engine;
 pub mod error;

@@ -13,9 +13,10 @@ pub enum Season {
     Christmas,
     /// Both parts of Ordinary Time.
     OrdinaryTime,
-    /// From Ash Wednesday to Wednesday of Holy Week.
+    /// From Ash Wednesday to Holy Thursday (until the evening Mass of the Lord's Supper).
     Lent,
-    /// Holy Thursday, Good Friday, Holy Saturday (this crate's convention).
+    /// Good Friday and Holy Saturday (Holy Thursday is Lent until the evening Mass that
+    /// begins the Triduum, Universal Norms 19 and 28).
     PaschalTriduum,
     /// From Easter Sunday to Pentecost.
     Easter,

@@ -278,7 +278,11 @@ fn seasons_colours_and_jsonl() {
     let spec = data().spec("general-roman").unwrap();
     let d = data().day(spec, ymd(2025, 12, 14)).unwrap();
     assert_eq!(d.principal().color, Color::Rose);
+    // Holy Thursday is Lent until the evening Mass (Universal Norms 19, 28); Good Friday is the Triduum.
     let d = data().day(spec, ymd(2026, 4, 2)).unwrap();
+    assert_eq!(d.season, Season::Lent);
+    assert_eq!(d.week_of_season, 6);
+    let d = data().day(spec, ymd(2026, 4, 3)).unwrap();
     assert_eq!(d.season, Season::PaschalTriduum);
     let line = calendar_jsonl_line(&data().day(spec, ymd(2026, 3, 19)).unwrap());
     let v: serde_json::Value = serde_json::from_str(&line).unwrap();

@@ -2,12 +2,20 @@
 //! mapping of a liturgical [`Day`] to its Masses and readings.
 
 use crate::calendar::CalendarData;
-use crate::citation::{looks_like_citation, parse_tamil, BookMap, Citation};
+mod masses;
+mod slot;
+mod sql;
+mod supplement;
+
+pub use supplement::SUPPLEMENT_SOURCE;
+
+use crate::citation::{looks_like_citation, parse_english, parse_tamil, BookMap, Citation};
 use crate::error::LiturgyError;
-use crate::types::{Day, Rank};
 use serde::Serialize;
+use sql::sql_tuples;
 use std::collections::HashMap;
 use std::path::Path;
+use supplement::Supplement;
 
 /// One row of the table: a reading slot of a liturgical day.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,69 +36,10 @@ pub struct Lectionary {
     books: BookMap,
     /// Parsed citations by source string.
     citations: HashMap<String, Citation>,
+    /// Our supplement rows (see `data/lectionary-supplement.tsv`).
+    supplement: Supplement,
     /// Citations that failed to parse (source, error).
     pub failures: Vec<(String, String)>,
-}
-
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars();
-    while let Some(c) = it.next() {
-        if c == '\\' {
-            match it.next() {
-                Some('n') => out.push('\n'),
-                Some('r') => out.push('\r'),
-                Some('t') => out.push('\t'),
-                Some(o) => out.push(o),
-                None => {}
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Split the value tuples of MySQL `INSERT ... VALUES (...), (...);` statements.
-fn sql_tuples(sql: &str) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    for line in sql.lines() {
-        let l = line.trim();
-        if !l.starts_with('(') {
-            continue;
-        }
-        let mut fields = Vec::new();
-        let mut cur = String::new();
-        let mut in_str = false;
-        let mut chars = l.chars().peekable();
-        chars.next(); // '('
-        while let Some(c) = chars.next() {
-            if in_str {
-                if c == '\\' {
-                    cur.push(c);
-                    if let Some(n) = chars.next() {
-                        cur.push(n);
-                    }
-                } else if c == '\'' {
-                    in_str = false;
-                } else {
-                    cur.push(c);
-                }
-            } else if c == '\'' {
-                in_str = true;
-            } else if c == ',' {
-                fields.push(unescape(cur.trim()));
-                cur.clear();
-            } else if c == ')' {
-                fields.push(unescape(cur.trim()));
-                break;
-            } else {
-                cur.push(c);
-            }
-        }
-        out.push(fields);
-    }
-    out
 }
 
 /// A reading as served.
@@ -117,59 +66,6 @@ pub struct Mass {
     pub readings: Vec<ReadingRef>,
     /// Commons the table refers to (`_Martyr or _Virgin`).
     pub commons: Vec<String>,
-}
-
-fn kind_of(slot: &str, vigil: bool) -> String {
-    let (int, frac) = slot.split_once('.').unwrap_or((slot, ""));
-    let base = match int {
-        "0" => "Procession Gospel",
-        "1" => "First Reading",
-        "2" => "Responsorial Psalm",
-        "3" => "Second Reading",
-        "4" => "Sequence",
-        "5" => "Gospel Acclamation",
-        "6" => "Gospel",
-        _ => "Reading",
-    };
-    if vigil && (int == "1" || int == "2") && !frac.is_empty() {
-        let n: String = frac.chars().take(1).collect();
-        let short = frac.len() > 1 && frac.ends_with('1') && frac.len() == 2;
-        let label = if int == "1" {
-            if n == "8" {
-                "Epistle".to_string()
-            } else {
-                format!("Reading {n}")
-            }
-        } else {
-            format!("Psalm after Reading {n}")
-        };
-        return if short {
-            format!("{label} (shorter form)")
-        } else {
-            label
-        };
-    }
-    if frac.len() == 2 && frac.ends_with('1') && !frac.starts_with('0') {
-        return format!("{base} (shorter form)");
-    }
-    if frac.len() == 3 && frac.ends_with('1') && !frac.starts_with('0') {
-        return format!("{base} (shorter form)");
-    }
-    base.to_string()
-}
-
-fn slot_num(s: &str) -> f64 {
-    s.parse().unwrap_or(99.0)
-}
-
-fn sequence_name(code: &str) -> Option<&'static str> {
-    match code {
-        "Victimae" => Some("Victimae paschali laudes"),
-        "LaudaSion" => Some("Lauda Sion"),
-        "StabatMater" => Some("Stabat Mater"),
-        "VeniSancteSpiritus" => Some("Veni, Sancte Spiritus"),
-        _ => None,
-    }
 }
 
 fn norm_words(s: &str) -> Vec<String> {
@@ -255,11 +151,19 @@ impl Lectionary {
                 }
             }
         }
+        let supplement = Supplement::parse(supplement::SUPPLEMENT_TSV)?;
+        for row in supplement.rows() {
+            if !citations.contains_key(&row.citation) {
+                let c = parse_english(&books, &row.citation)?;
+                citations.insert(row.citation.clone(), c);
+            }
+        }
         Ok(Lectionary {
             rows,
             saints,
             books,
             citations,
+            supplement,
             failures,
         })
     }
@@ -284,9 +188,28 @@ impl Lectionary {
         self.citations.values()
     }
 
-    /// The rows of one key.
+    /// The rows of one key in the source table.
     pub fn rows(&self, key: &str) -> Option<&[Row]> {
         self.rows.get(key).map(Vec::as_slice)
+    }
+
+    /// The rows of one key as read in `calendar`: the table's, with our supplement's rows
+    /// added and, for the calendar's own forms, replacing the table's row of the same slot.
+    pub fn rows_for(&self, key: &str, calendar: &str) -> Vec<Row> {
+        let mut rows: Vec<Row> = self.rows.get(key).cloned().unwrap_or_default();
+        for s in self.supplement.rows_of(key, calendar) {
+            rows.retain(|r| r.slot != s.slot);
+            rows.push(Row {
+                slot: s.slot.clone(),
+                reference: s.citation.clone(),
+            });
+        }
+        rows
+    }
+
+    /// The citation of a source string of the table or the supplement.
+    pub fn citation(&self, reference: &str) -> Option<&Citation> {
+        self.citations.get(reference)
     }
 
     /// The book map.
@@ -312,206 +235,5 @@ impl Lectionary {
             }
         }
         best.filter(|(s, _)| *s >= 4).map(|(_, n)| n.to_string())
-    }
-
-    fn mass(&self, title: &str, keys: &[String], vigil: bool) -> Option<Mass> {
-        let mut rows: Vec<&Row> = Vec::new();
-        for k in keys {
-            if let Some(r) = self.rows.get(k) {
-                for row in r {
-                    // A more specific key (later in `keys`) replaces the same slot.
-                    rows.retain(|x| x.slot != row.slot);
-                    rows.push(row);
-                }
-            }
-        }
-        if rows.is_empty() {
-            return None;
-        }
-        if vigil {
-            rows.sort_by(|a, b| {
-                let key = |r: &Row| {
-                    let (i, f) = r.slot.split_once('.').unwrap_or((&r.slot, "0"));
-                    let first: u32 = f.chars().next().and_then(|c| c.to_digit(10)).unwrap_or(0);
-                    let i: u32 = i.parse().unwrap_or(9);
-                    // Readings 1.1..1.7 each followed by psalm 2.1..2.7; then epistle and the rest.
-                    let order = if i <= 2 { first * 10 + i } else { 100 + i * 10 };
-                    (order, slot_num(&r.slot).to_bits())
-                };
-                key(a).cmp(&key(b))
-            });
-        } else {
-            rows.sort_by(|a, b| slot_num(&a.slot).total_cmp(&slot_num(&b.slot)));
-        }
-        let mut readings = Vec::new();
-        let mut commons = Vec::new();
-        let mut prev_int = String::new();
-        for r in rows {
-            let int = r.slot.split('.').next().unwrap_or("").to_string();
-            if int == "9" {
-                commons.push(r.reference.trim().to_string());
-                continue;
-            }
-            let mut kind = kind_of(&r.slot, vigil);
-            if !vigil && int == prev_int && !kind.contains("shorter") {
-                kind = format!("{kind} (or)");
-            }
-            prev_int = int;
-            if let Some(c) = self.citations.get(&r.reference) {
-                readings.push(ReadingRef {
-                    kind,
-                    slot: r.slot.clone(),
-                    citation: Some(c.clone()),
-                    note: None,
-                });
-            } else if let Some(seq) = sequence_name(r.reference.trim()) {
-                readings.push(ReadingRef {
-                    kind,
-                    slot: r.slot.clone(),
-                    citation: None,
-                    note: Some(seq.to_string()),
-                });
-            }
-        }
-        if readings.is_empty() {
-            return None;
-        }
-        Some(Mass {
-            title: title.to_string(),
-            keys: keys.to_vec(),
-            readings,
-            commons,
-        })
-    }
-
-    /// The Masses of a liturgical day: the first is the Mass of the day's celebration.
-    pub fn masses(&self, cal: &CalendarData, day: &Day) -> Vec<Mass> {
-        let mut out = Vec::new();
-        let cyc = day.sunday_cycle.to_string();
-        let wcyc = day.weekday_cycle.to_string();
-        let with = |base: &str| vec![base.to_string(), format!("{base} {cyc}")];
-        let tkey = day.temporal.lectionary_key.as_str();
-        // Mass of the proper of time.
-        let temporal_mass = || -> Vec<Mass> {
-            let mut v = Vec::new();
-            match tkey {
-                "Nativity of the Lord" => {
-                    for (i, t) in [
-                        (4, "Mass during the Day"),
-                        (1, "Vigil Mass"),
-                        (2, "Mass during the Night"),
-                        (3, "Mass at Dawn"),
-                    ] {
-                        if let Some(m) = self.mass(t, &[format!("Nativity of the Lord {i}")], false)
-                        {
-                            v.push(m);
-                        }
-                    }
-                }
-                "LW06-6Sat" => {
-                    if let Some(m) = self.mass("Easter Vigil in the Holy Night", &with(tkey), true)
-                    {
-                        v.push(m);
-                    }
-                }
-                "LW06-4Thu" => {
-                    if let Some(m) =
-                        self.mass("Evening Mass of the Lord's Supper", &with(tkey), false)
-                    {
-                        v.push(m);
-                    }
-                    if let Some(m) =
-                        self.mass("Chrism Mass", &["LW06-4Thu~Chrism".to_string()], false)
-                    {
-                        v.push(m);
-                    }
-                }
-                "EW08-Pentecost" => {
-                    if let Some(m) = self.mass("Mass during the Day", &with(tkey), false) {
-                        v.push(m);
-                    }
-                    if let Some(m) =
-                        self.mass("Vigil Mass", &["EW08-Pentecost - Vigil".to_string()], false)
-                    {
-                        v.push(m);
-                    }
-                }
-                _ => {
-                    let weekday_ot = tkey.starts_with("OW") && !tkey.ends_with("0Sun");
-                    let mut keys = vec![tkey.to_string()];
-                    if weekday_ot {
-                        keys.push(format!("{tkey} {wcyc}"));
-                    } else {
-                        keys.push(format!("{tkey} {cyc}"));
-                        keys.push(format!("{tkey} {wcyc}"));
-                    }
-                    if let Some(m) = self.mass("Mass of the day", &keys, false) {
-                        v.push(m);
-                    }
-                }
-            }
-            v
-        };
-        let principal = day.principal();
-        let sanctoral_mass = |c: &crate::types::Celebration| -> Option<(Mass, Option<Mass>)> {
-            let key = match c.key.as_str() {
-                "ImmaculateHeart" => Some("OW00-ImmaculateHeart".to_string()),
-                "MaryMotherChurch" => Some("OW00-MaryMotherofChurch".to_string()),
-                "MaryMotherOfGod" => Some("Blessed Virgin Mary, the Mother of God".to_string()),
-                _ => {
-                    let (m, d) = match c.transferred_from {
-                        Some(orig) => {
-                            (chrono::Datelike::month(&orig), chrono::Datelike::day(&orig))
-                        }
-                        None => (
-                            chrono::Datelike::month(&day.date),
-                            chrono::Datelike::day(&day.date),
-                        ),
-                    };
-                    self.saint_key(cal, &c.key, m, d)
-                }
-            }?;
-            let main = self.mass(&c.name, &with(&key), false)?;
-            let vigil = self.mass(
-                &format!("{} (Vigil Mass)", c.name),
-                &[format!("{key} - Vigil")],
-                false,
-            );
-            Some((main, vigil))
-        };
-        let temporal_principal = principal.temporal
-            && !matches!(
-                principal.key.as_str(),
-                "ImmaculateHeart" | "MaryMotherChurch" | "MaryMotherOfGod"
-            );
-        if temporal_principal {
-            out.extend(temporal_mass());
-        } else if matches!(principal.rank, Rank::Solemnity | Rank::Feast) {
-            if let Some((m, v)) = sanctoral_mass(principal) {
-                out.push(m);
-                out.extend(v);
-            }
-            if out.is_empty() {
-                out.extend(temporal_mass());
-            }
-        } else {
-            // Memorials: the weekday readings first, the memorial's own readings as another Mass.
-            out.extend(temporal_mass());
-            if let Some((m, _)) = sanctoral_mass(principal) {
-                out.push(m);
-            }
-        }
-        for c in day.celebrations.iter().skip(1) {
-            if c.temporal && c.rank == Rank::Weekday {
-                continue;
-            }
-            if let Some((m, _)) = sanctoral_mass(c) {
-                if !out.iter().any(|x| x.keys == m.keys) {
-                    out.push(m);
-                }
-            }
-        }
-        // The vigil Mass of tomorrow's solemnity is not included here (see the README).
-        out
     }
 }
