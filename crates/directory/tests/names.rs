@@ -25,9 +25,13 @@ impl Case {
     }
 }
 
-fn cases() -> Vec<Case> {
-    let text = include_str!("fixtures/names.json");
-    serde_json::from_str(text).expect("names.json parses")
+/// The dev set (the rules and the threshold were chosen on it).
+const DEV: &str = include_str!("fixtures/names.json");
+/// The held-out set, committed before its results were looked at.
+const HELD_OUT: &str = include_str!("fixtures/names_test.json");
+
+fn cases(text: &str) -> Vec<Case> {
+    serde_json::from_str(text).expect("name set parses")
 }
 
 /// (precision, recall, confident answers, correct ones) of the top candidate at `t`.
@@ -58,15 +62,12 @@ fn figures(tops: &[(Option<(String, f32)>, &Case)], t: f32) -> (f64, f64, usize,
     )
 }
 
-#[test]
-fn name_set_precision_and_recall() {
+/// Print every query's ranking and the threshold sweep; (precision, recall) at
+/// [`CONFIDENT`].
+fn measure(name: &str, cases: &[Case]) -> (f64, f64) {
     let dir = &common::built().directory;
-    let cases = cases();
-    assert!(cases.len() >= 80, "{}", cases.len());
-    let absent = cases.iter().filter(|c| c.expect.is_none()).count();
-    assert!(absent >= 20, "{absent}");
     let mut tops = Vec::new();
-    for c in &cases {
+    for c in cases {
         let kind = Kind::parse(&c.kind).expect("kind");
         let cands = dir.candidates(kind, &c.query, 3);
         let top = cands.first().cloned();
@@ -89,25 +90,46 @@ fn name_set_precision_and_recall() {
         );
         tops.push((top, c));
     }
-    eprintln!("threshold  precision  recall  confident  correct");
+    eprintln!("{name}: threshold  precision  recall  confident  correct");
     for i in 0..=25 {
         let t = 0.6 + 0.02 * i as f32;
         let (p, r, n, k) = figures(&tops, t);
-        eprintln!("{t:9.2}  {p:9.3}  {r:6.3}  {n:9}  {k:7}");
+        eprintln!("{name}: {t:9.2}  {p:9.3}  {r:6.3}  {n:9}  {k:7}");
     }
+    let absent = cases.iter().filter(|c| c.expect.is_none()).count();
     let (p, r, n, k) = figures(&tops, CONFIDENT);
     eprintln!(
-        "at CONFIDENT = {CONFIDENT}: precision {p:.3} ({k}/{n}), recall {r:.3} ({k}/{})",
+        "{name}: {} queries ({absent} absent); at CONFIDENT = {CONFIDENT}: precision {p:.3} ({k}/{n}), recall {r:.3} ({k}/{})",
+        cases.len(),
         cases.len() - absent
     );
-    assert!(p >= 0.97, "precision {p:.3}");
-    assert!(r >= 0.90, "recall {r:.3}");
+    (p, r)
+}
+
+#[test]
+fn name_set_precision_and_recall() {
+    let dev = cases(DEV);
+    assert!(dev.len() >= 80, "{}", dev.len());
+    assert!(dev.iter().filter(|c| c.expect.is_none()).count() >= 20);
+    let (p, r) = measure("dev", &dev);
+    assert!(p >= 0.97, "dev precision {p:.3}");
+    assert!(r >= 0.90, "dev recall {r:.3}");
+}
+
+#[test]
+fn held_out_precision_and_recall() {
+    let (p, r) = measure("held-out", &cases(HELD_OUT));
+    // measured 0.980 / 0.980: the one miss is "Lorenzo Ruiz", stored twice
+    // (lawrence-ruiz, lorenzo-ruiz), answered with the other record
+    assert!(p >= 0.95, "held-out precision {p:.3}");
+    assert!(r >= 0.95, "held-out recall {r:.3}");
 }
 
 #[test]
 fn absent_names_are_not_found_and_epithets_resolve() {
     let dir = &common::built().directory;
-    for c in cases() {
+    let held_out_absent = cases(HELD_OUT).into_iter().filter(|c| c.expect.is_none());
+    for c in cases(DEV).into_iter().chain(held_out_absent) {
         let kind = Kind::parse(&c.kind).expect("kind");
         let out = dir.lookup(kind, Lookup::Query(&c.query)).expect("lookup");
         let key = match kind {
