@@ -1,0 +1,56 @@
+//! What can go wrong reading a date phrase.
+
+use super::ACCEPTED_FORMS;
+use crate::error::LiturgyError;
+
+/// The longest phrase read, in characters; a longer one is refused unread.
+pub const MAX_CHARS: usize = 200;
+
+/// A date phrase that names no single day. Each becomes
+/// [`LiturgyError::BadPhrase`] (JSON-RPC `-32602` upstream), with the
+/// accepted forms appended.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PhraseError {
+    /// Nothing but spaces and filler words.
+    #[error("cannot understand the date {0:?}: it names no day")]
+    Empty(String),
+    /// Over [`MAX_CHARS`] characters.
+    #[error("cannot understand the date: the phrase is {0} characters long, at most {MAX_CHARS} are read")]
+    TooLong(usize),
+    /// Some words are unknown, or the known words do not make a date.
+    #[error("cannot understand the date {phrase:?}: {detail}")]
+    NotUnderstood {
+        /// The phrase as given.
+        phrase: String,
+        /// What was understood and what was not.
+        detail: String,
+    },
+    /// The phrase reads as more than one day.
+    #[error("the date {phrase:?} is ambiguous: it could be {}{hint}", readings.join(" or "))]
+    Ambiguous {
+        /// The phrase as given.
+        phrase: String,
+        /// Every day it could mean (ISO dates).
+        readings: Vec<String>,
+        /// How to say it unambiguously.
+        hint: String,
+    },
+    /// The phrase is understood but the day does not exist (31 February,
+    /// a year outside the calendar, a weekday that does not match).
+    #[error("cannot resolve the date {phrase:?}: {reason}")]
+    NoSuchDay {
+        /// The phrase as given.
+        phrase: String,
+        /// Why.
+        reason: String,
+    },
+    /// More combinations of ambiguous words than are tried.
+    #[error("cannot understand the date {0:?}: too many words with several meanings")]
+    TooAmbiguous(String),
+}
+
+impl From<PhraseError> for LiturgyError {
+    fn from(e: PhraseError) -> Self {
+        LiturgyError::BadPhrase(format!("{e}; {ACCEPTED_FORMS}"))
+    }
+}

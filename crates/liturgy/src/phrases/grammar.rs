@@ -1,0 +1,318 @@
+//! The grammar of date phrases: a token sequence (fillers removed) is read
+//! whole into date expressions, or not at all. Every rule must use every
+//! token; all readings are returned so that the caller can detect ambiguity.
+
+use super::lexicon::{Tok, Unit};
+use super::names::NamedDay;
+use chrono::NaiveDate;
+
+/// Which occurrence of a day named without a year.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    /// The next one, today included ("Pentecost", "this Pentecost").
+    Coming,
+    /// The next one strictly after today ("next Pentecost").
+    Next,
+    /// The most recent one strictly before today ("last Pentecost").
+    Last,
+}
+
+/// How a weekday is counted from today.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WdHow {
+    /// "Sunday", "this Sunday": the next one, today included.
+    Coming,
+    /// "next Sunday": the first strictly after today.
+    Next,
+    /// "last Sunday": the most recent strictly before today.
+    Last,
+    /// "the Sunday after next": next Sunday plus a week.
+    AfterNext,
+    /// "Sunday week": the coming Sunday plus a week.
+    WeekOn,
+    /// Chinese 上周日 / 这周日 / 下周日: in the previous, this or the next
+    /// calendar week (weeks start on Monday).
+    CalendarWeek(i64),
+}
+
+/// A date expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expr {
+    /// A civil date given in full.
+    Date(NaiveDate),
+    /// Today plus days.
+    Today(i64),
+    /// A day and month, with or without a year.
+    DayMonth {
+        /// Day of the month.
+        day: u32,
+        /// Month.
+        month: u32,
+        /// Year, if given.
+        year: Option<i32>,
+    },
+    /// A weekday counted from today.
+    Weekday {
+        /// 0 = Monday.
+        wd: u32,
+        /// How.
+        how: WdHow,
+    },
+    /// A named day.
+    Named {
+        /// Which day.
+        day: NamedDay,
+        /// Year, if given.
+        year: Option<i32>,
+        /// Which occurrence when no year is given.
+        pick: Pick,
+        /// A weekday the day must fall on ("Pentecost Sunday").
+        weekday: Option<u32>,
+    },
+    /// A base plus a length of time.
+    Shift {
+        /// From.
+        base: Box<Expr>,
+        /// Unit.
+        unit: Unit,
+        /// How many (negative = earlier).
+        n: i64,
+    },
+    /// The first weekday after (or last before) a base: "the Sunday after Easter".
+    WeekdayFrom {
+        /// 0 = Monday.
+        wd: u32,
+        /// After (true) or before.
+        after: bool,
+        /// From.
+        base: Box<Expr>,
+    },
+    /// A date with its weekday, which must agree: "Sunday, 5 April 2026".
+    Check {
+        /// 0 = Monday.
+        wd: u32,
+        /// The date.
+        base: Box<Expr>,
+    },
+}
+
+/// Every reading of a whole token sequence.
+pub fn parse(t: &[Tok]) -> Vec<Expr> {
+    let mut out = point(t);
+    out.extend(offset(t));
+    out.extend(checked(t));
+    out
+}
+
+fn point(t: &[Tok]) -> Vec<Expr> {
+    let mut out = Vec::new();
+    match t {
+        [Tok::Date(d)] => out.push(Expr::Date(*d)),
+        [Tok::Rel(n)] => out.push(Expr::Today(*n)),
+        _ => {}
+    }
+    out.extend(weekday(t));
+    out.extend(day_month(t));
+    out.extend(named(t));
+    out
+}
+
+fn weekday(t: &[Tok]) -> Option<Expr> {
+    let (wd, how) = match t {
+        [Tok::Wd(w)] | [Tok::This, Tok::Wd(w)] => (*w, WdHow::Coming),
+        [Tok::Next, Tok::Wd(w)] | [Tok::Wd(w), Tok::Next] => (*w, WdHow::Next),
+        [Tok::Last, Tok::Wd(w)] | [Tok::Wd(w), Tok::Last] => (*w, WdHow::Last),
+        [Tok::Wd(w), Tok::After, Tok::Next] => (*w, WdHow::AfterNext),
+        [Tok::Wd(w), Tok::Unit(Unit::Days(7))] => (*w, WdHow::WeekOn),
+        [Tok::Week(r), Tok::Wd(w)] => (*w, WdHow::CalendarWeek(*r)),
+        _ => return None,
+    };
+    Some(Expr::Weekday { wd, how })
+}
+
+fn year(n: u32) -> Option<i32> {
+    (1583..=9999).contains(&n).then_some(n as i32)
+}
+
+/// The ways to read a year off the ends of `t`: "Easter 2027", "2027年…", "২০২৭ সালের …".
+fn year_splits(t: &[Tok]) -> Vec<(&[Tok], Option<i32>)> {
+    let mut out = vec![(t, None)];
+    if let [rest @ .., Tok::Num(n)] = t {
+        if let Some(y) = year(*n) {
+            out.push((rest, Some(y)));
+        }
+    }
+    if let [Tok::Num(n), Tok::YearMark, rest @ ..] = t {
+        if let Some(y) = year(*n) {
+            out.push((rest, Some(y)));
+        }
+    }
+    if let [rest @ .., Tok::Num(n), Tok::YearMark] = t {
+        if let Some(y) = year(*n) {
+            out.push((rest, Some(y)));
+        }
+    }
+    out
+}
+
+fn day_of_month(t: &Tok) -> Option<u32> {
+    match t {
+        Tok::Num(d) | Tok::Ord(d) if (1..=31).contains(d) => Some(*d),
+        _ => None,
+    }
+}
+
+fn day_month(t: &[Tok]) -> Vec<Expr> {
+    let mut out = Vec::new();
+    for (core, year) in year_splits(t) {
+        let dm = match core {
+            [d, Tok::Month(m)] | [Tok::Month(m), d] => day_of_month(d).map(|d| (d, *m)),
+            [Tok::Num(m), Tok::MonthMark, d, Tok::DayMark] if (1..=12).contains(m) => {
+                day_of_month(d).map(|d| (d, *m))
+            }
+            _ => None,
+        };
+        if let Some((day, month)) = dm {
+            out.push(Expr::DayMonth { day, month, year });
+        }
+    }
+    out
+}
+
+fn named(t: &[Tok]) -> Vec<Expr> {
+    let mut out = Vec::new();
+    for (core, year) in year_splits(t) {
+        let picks: Vec<(&[Tok], Pick)> = match core {
+            [Tok::Next, rest @ ..] | [rest @ .., Tok::Next] => vec![(rest, Pick::Next)],
+            [Tok::Last, rest @ ..] | [rest @ .., Tok::Last] => vec![(rest, Pick::Last)],
+            [Tok::This, rest @ ..] => vec![(rest, Pick::Coming)],
+            _ => vec![(core, Pick::Coming)],
+        };
+        for (core, pick) in picks {
+            if year.is_some() && pick != Pick::Coming {
+                continue;
+            }
+            if let Some((day, weekday)) = named_core(core) {
+                out.push(Expr::Named {
+                    day,
+                    year,
+                    pick,
+                    weekday,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn named_core(t: &[Tok]) -> Option<(NamedDay, Option<u32>)> {
+    match t {
+        [Tok::Day(d)] => Some((d.clone(), None)),
+        [Tok::Day(d), Tok::Eve] | [Tok::Eve, Tok::Day(d)] => Some((d.eve(), None)),
+        [Tok::Day(d), Tok::Wd(w)] => Some((d.clone(), Some(*w))),
+        [Tok::Ord(n), Tok::Wd(6), Tok::Season(p, max)]
+        | [Tok::Ord(n), Tok::Wd(6), Tok::In, Tok::Season(p, max)]
+            if (1..=*max).contains(n) =>
+        {
+            let key = if *p == "Easter" && *n == 1 {
+                "Easter".to_string()
+            } else {
+                format!("{p}{n}")
+            };
+            Some((NamedDay::key(key), None))
+        }
+        _ => None,
+    }
+}
+
+fn amount(t: &[Tok]) -> Option<(i64, Unit)> {
+    match t {
+        [Tok::Num(n), Tok::Unit(u)] => Some((i64::from(*n), *u)),
+        _ => None,
+    }
+}
+
+fn amount_or_one(t: &[Tok]) -> Option<(i64, Unit)> {
+    match t {
+        [Tok::Unit(u)] => Some((1, *u)),
+        _ => amount(t),
+    }
+}
+
+fn shift(base: Expr, (n, unit): (i64, Unit), sign: i64) -> Expr {
+    Expr::Shift {
+        base: Box::new(base),
+        unit,
+        n: n * sign,
+    }
+}
+
+fn offset(t: &[Tok]) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let now = || Expr::Today(0);
+    match t {
+        [Tok::In | Tok::After, rest @ ..] => out.extend(amount(rest).map(|a| shift(now(), a, 1))),
+        [Tok::Ago | Tok::Before, rest @ ..] => {
+            out.extend(amount(rest).map(|a| shift(now(), a, -1)))
+        }
+        _ => {}
+    }
+    if let [rest @ .., last @ (Tok::Ago | Tok::Later | Tok::Earlier)] = t {
+        let sign = if matches!(last, Tok::Later) { 1 } else { -1 };
+        out.extend(amount(rest).map(|a| shift(now(), a, sign)));
+        if !matches!(last, Tok::Ago) {
+            for k in 1..rest.len() {
+                if let Some(a) = amount(&rest[k..]) {
+                    out.extend(point(&rest[..k]).into_iter().map(|b| shift(b, a, sign)));
+                }
+            }
+        }
+    }
+    for k in 1..t.len().saturating_sub(1) {
+        let (left, right) = (&t[..k], &t[k + 1..]);
+        match &t[k] {
+            Tok::From => {
+                if let Some(a) = amount(left) {
+                    out.extend(point(right).into_iter().map(|b| shift(b, a, 1)));
+                }
+            }
+            dir @ (Tok::After | Tok::Before) => {
+                let after = matches!(dir, Tok::After);
+                let sign = if after { 1 } else { -1 };
+                if let Some(a) = amount_or_one(left) {
+                    out.extend(point(right).into_iter().map(|b| shift(b, a, sign)));
+                }
+                if let [Tok::Wd(wd)] = left {
+                    out.extend(point(right).into_iter().map(|b| Expr::WeekdayFrom {
+                        wd: *wd,
+                        after,
+                        base: Box::new(b),
+                    }));
+                }
+            }
+            dir @ (Tok::Later | Tok::Earlier) => {
+                let sign = if matches!(dir, Tok::Later) { 1 } else { -1 };
+                if let Some(a) = amount(right) {
+                    out.extend(point(left).into_iter().map(|b| shift(b, a, sign)));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn checked(t: &[Tok]) -> Vec<Expr> {
+    let (wd, rest) = match t {
+        [Tok::Wd(w), rest @ ..] | [rest @ .., Tok::Wd(w)] if !rest.is_empty() => (*w, rest),
+        _ => return Vec::new(),
+    };
+    point(rest)
+        .into_iter()
+        .filter(|e| matches!(e, Expr::Date(_) | Expr::DayMonth { .. }))
+        .map(|e| Expr::Check {
+            wd,
+            base: Box::new(e),
+        })
+        .collect()
+}
