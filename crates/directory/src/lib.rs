@@ -22,12 +22,14 @@ pub mod epithet;
 pub mod fold;
 pub mod index;
 pub mod ingest;
+pub mod link;
 pub mod places;
 pub mod render;
 pub mod store;
 
 pub use index::{Kind, NameIndex, Scored, CONFIDENT, MIN_SCORE};
 pub use ingest::{DirectoryIngester, INGESTER_NAME};
+pub use link::SaintLink;
 
 use index::IndexEntry;
 use rusqlite::Connection;

@@ -99,3 +99,16 @@ fn merged_profile_of_jerome() {
     }
     assert!(!v["alternates"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn martyrology_names_link_by_day() {
+    let d = &common::built().directory;
+    // Jerome is kept on 30 September
+    let l = d.link_saint("Hieronymus", &[(9, 30)]).unwrap().unwrap();
+    assert_eq!(l.saint_id, "jerome");
+    assert!(l.by_date);
+    // the same name on a day he is not kept is not linked by date
+    let l = d.link_saint("Hieronymus", &[(2, 3)]).unwrap();
+    assert!(l.as_ref().is_none_or(|l| !l.by_date), "{l:?}");
+    assert_eq!(d.link_saint("Zorblax Quux", &[(1, 1)]).unwrap(), None);
+}
