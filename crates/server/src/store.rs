@@ -278,7 +278,13 @@ impl SqliteStore {
                 break;
             }
             let step = (free as u64).min(VACUUM_STEP);
-            conn.execute_batch(&format!("PRAGMA incremental_vacuum({step});"))?;
+            // Each step of the statement frees one page: step it to the end
+            // (`execute_batch` would step it once).
+            let mut stmt = conn.prepare(&format!("PRAGMA incremental_vacuum({step})"))?;
+            let mut rows = stmt.query([])?;
+            while rows.next()?.is_some() {}
+            drop(rows);
+            drop(stmt);
             done += step;
             drop(conn);
             std::thread::yield_now();
@@ -562,5 +568,233 @@ impl TaskStore for SqliteStore {
             }
         }
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ecclesia_a2a::{Artifact, Message, Role};
+
+    fn rec(id: &str, owner: &str, state: TaskState, at: DateTime<Utc>, text: &str) -> TaskRecord {
+        let status = TaskStatus {
+            state,
+            message: None,
+            timestamp: None,
+        };
+        TaskRecord {
+            task: Task {
+                id: id.into(),
+                context_id: "c".into(),
+                status: status.clone(),
+                history: Some(vec![Message {
+                    message_id: "m".into(),
+                    role: Role::User,
+                    parts: vec![Part::text(text)],
+                    task_id: None,
+                    context_id: None,
+                    metadata: None,
+                    extensions: None,
+                    reference_task_ids: None,
+                }]),
+                artifacts: Some(vec![Artifact {
+                    artifact_id: format!("a-{id}"),
+                    name: None,
+                    description: None,
+                    parts: vec![Part::text(text)],
+                    metadata: None,
+                    extensions: None,
+                }]),
+                metadata: None,
+            },
+            owner: owner.into(),
+            skill: "echo".into(),
+            created_at: at,
+            expires_at: at + chrono::Duration::hours(1),
+            status_history: vec![status],
+        }
+    }
+
+    /// Text that deflate cannot shrink much.
+    fn noise(n: usize, seed: u64) -> String {
+        let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+        (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                char::from(b'a' + ((x >> 33) % 26) as u8)
+            })
+            .collect()
+    }
+
+    fn count(db: &SqliteStore, sql: &str) -> i64 {
+        db.lock().query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+
+    #[test]
+    fn rows_round_trip_compressed_and_without_the_status_history() {
+        let db = SqliteStore::in_memory().unwrap();
+        let now = Utc::now();
+        let r = rec("t1", "o", TaskState::Completed, now, "hello");
+        db.put(&r).unwrap();
+        let back = db.get("t1", "o", now).unwrap().unwrap();
+        assert_eq!(back.task, r.task);
+        assert!(back.status_history.is_empty());
+        assert!(db.get("t1", "someone else", now).unwrap().is_none());
+        let kind: String = db
+            .lock()
+            .query_row("SELECT typeof(task_json) FROM tasks", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(kind, "blob");
+        // An update keeps the row (and the owner's count).
+        db.put(&rec("t1", "o", TaskState::Failed, now, "bye"))
+            .unwrap();
+        assert_eq!(count(&db, "SELECT COUNT(*) FROM tasks"), 1);
+        assert_eq!(
+            db.get("t1", "o", now).unwrap().unwrap().state(),
+            TaskState::Failed
+        );
+    }
+
+    #[test]
+    fn big_user_messages_are_shortened_in_storage() {
+        let db = SqliteStore::in_memory().unwrap();
+        let now = Utc::now();
+        let big = "é".repeat(20_000);
+        db.put(&rec("t", "o", TaskState::Completed, now, &big))
+            .unwrap();
+        let back = db.get("t", "o", now).unwrap().unwrap();
+        let Part::Text { text, .. } = &back.task.history.unwrap()[0].parts[0] else {
+            panic!("not text")
+        };
+        assert!(text.len() < 3 * 1024, "{}", text.len());
+        assert!(text.contains("shortened in storage: 40000 bytes"), "{text}");
+        // The artifact (what the skill answered) is kept whole.
+        let Part::Text { text, .. } = &back.task.artifacts.unwrap()[0].parts[0] else {
+            panic!("not text")
+        };
+        assert_eq!(text.len(), big.len());
+    }
+
+    #[test]
+    fn the_per_caller_cap_drops_that_callers_oldest_finished_tasks() {
+        let db = SqliteStore::in_memory().unwrap();
+        db.set_limits(StoreLimits {
+            max_per_caller: 3,
+            ..StoreLimits::default()
+        });
+        let t0 = Utc::now();
+        db.put(&rec("running", "a", TaskState::Working, t0, "x"))
+            .unwrap();
+        for i in 0..5 {
+            let at = t0 + chrono::Duration::seconds(i + 1);
+            db.put(&rec(&format!("a{i}"), "a", TaskState::Completed, at, "x"))
+                .unwrap();
+        }
+        db.put(&rec("b0", "b", TaskState::Completed, t0, "x"))
+            .unwrap();
+        let now = t0 + chrono::Duration::seconds(10);
+        assert!(db.get("running", "a", now).unwrap().is_some());
+        for gone in ["a0", "a1", "a2"] {
+            assert!(db.get(gone, "a", now).unwrap().is_none(), "{gone}");
+        }
+        for kept in ["a3", "a4"] {
+            assert!(db.get(kept, "a", now).unwrap().is_some(), "{kept}");
+        }
+        assert!(db.get("b0", "b", now).unwrap().is_some());
+    }
+
+    #[test]
+    fn expiry_runs_in_batches_and_forgets_counts() {
+        let db = SqliteStore::in_memory().unwrap();
+        let t0 = Utc::now() - chrono::Duration::hours(2);
+        for i in 0..(BATCH * 2 + 7) {
+            db.put(&rec(&format!("t{i}"), "o", TaskState::Completed, t0, "x"))
+                .unwrap();
+        }
+        let fresh = Utc::now();
+        db.put(&rec("fresh", "o", TaskState::Completed, fresh, "x"))
+            .unwrap();
+        assert_eq!(db.purge_expired(Utc::now()).unwrap(), BATCH * 2 + 7);
+        assert_eq!(count(&db, "SELECT COUNT(*) FROM tasks"), 1);
+        assert_eq!(db.owners().get("o"), Some(&1));
+    }
+
+    #[test]
+    fn the_size_ceiling_evicts_the_oldest_finished_tasks_and_the_file_shrinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.sqlite");
+        let db = SqliteStore::open(&path).unwrap();
+        let max = 2 * 1024 * 1024;
+        db.set_limits(StoreLimits {
+            max_bytes: max,
+            ..StoreLimits::default()
+        });
+        let t0 = Utc::now();
+        db.put(&rec("running", "o", TaskState::Working, t0, "x"))
+            .unwrap();
+        for i in 0..2000u64 {
+            let at = t0 + chrono::Duration::milliseconds(i as i64 + 1);
+            db.put(&rec(
+                &format!("t{i}"),
+                "o",
+                TaskState::Completed,
+                at,
+                &noise(2000, i),
+            ))
+            .unwrap();
+        }
+        let before = db.size_bytes().unwrap();
+        assert!(before > 2 * max, "{before}");
+        let m = db.maintain(t0).unwrap();
+        assert!(m.evicted > 0, "{m:?}");
+        assert!(m.vacuumed_pages > 0, "{m:?}");
+        let after = db.size_bytes().unwrap();
+        assert!(after <= max + max / 10, "{after} > {max}");
+        db.checkpoint();
+        let on_disk = std::fs::metadata(&path).unwrap().len();
+        assert!(on_disk <= max + max / 10, "file {on_disk} > {max}");
+        // The newest and the unfinished are kept; the oldest went first.
+        assert!(db.get("running", "o", t0).unwrap().is_some());
+        assert!(db.get("t1999", "o", t0).unwrap().is_some());
+        assert!(db.get("t0", "o", t0).unwrap().is_none());
+    }
+
+    #[test]
+    fn an_old_store_is_converted_to_incremental_vacuum_and_stays_readable() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.sqlite");
+        let now = Utc::now();
+        let r = rec("old", "o", TaskState::Completed, now, "from before");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(SCHEMA).unwrap();
+            conn.execute(
+                "INSERT INTO tasks VALUES (?1, ?2, 'echo', 'completed', ?3, ?4, ?5, ?6)",
+                params![
+                    "old",
+                    "o",
+                    ms(now),
+                    ms(r.expires_at),
+                    serde_json::to_string(&r.task).unwrap(),
+                    serde_json::to_string(&r.status_history).unwrap()
+                ],
+            )
+            .unwrap();
+            let av: i64 = conn
+                .query_row("PRAGMA auto_vacuum", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(av, 0);
+        }
+        let db = SqliteStore::open(&path).unwrap();
+        assert_eq!(count(&db, "PRAGMA auto_vacuum"), 2);
+        let back = db.get("old", "o", now).unwrap().unwrap();
+        assert_eq!(back.task, r.task);
+        assert_eq!(back.status_history, r.status_history);
+        drop(db);
+        // Opening again does not convert again.
+        let db = SqliteStore::open(&path).unwrap();
+        assert_eq!(count(&db, "PRAGMA auto_vacuum"), 2);
     }
 }

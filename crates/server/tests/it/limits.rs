@@ -200,6 +200,13 @@ async fn full_queues_answer_busy_and_fast_skills_are_not_held_up() {
         "{}",
         r.text()
     );
+    // (The run gives up its place as soon as it sees the cancel.)
+    for _ in 0..250 {
+        if h.get("/readyz").await.json()["queues"]["slow"]["queued"] == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     assert_eq!(h.get("/readyz").await.json()["queues"]["slow"]["queued"], 1);
     for id in &ids[..2] {
         h.rpc(cancel(id), None).await;
