@@ -155,12 +155,13 @@ impl Liturgy {
 fn season_line(day: &Day) -> String {
     let p = day.principal();
     format!(
-        "{}, week {} · Colour: {} · Sunday cycle {} · Weekday cycle {}",
+        "{}, week {} · Colour: {} · Sunday cycle {} · Weekday cycle {} · Psalter week {}",
         day.season.name(),
         day.week_of_season,
         p.color.name(),
         day.sunday_cycle,
-        day.weekday_cycle_roman()
+        day.weekday_cycle_roman(),
+        day.psalter_week_roman()
     )
 }
 
@@ -235,6 +236,7 @@ impl ReadingsAnswer {
             "week_of_season": d.week_of_season,
             "sunday_cycle": d.sunday_cycle.to_string(),
             "weekday_cycle": d.weekday_cycle_roman(),
+            "psalter_week": d.psalter_week_roman(),
             "translation": self.translation,
             "celebrations": d.celebrations.iter().filter(|c| !(c.temporal && c.rank == Rank::Weekday && c.optional)).map(|c| json!({
                 "key": c.key, "name": c.name, "rank": c.rank.code(), "color": c.color.code(), "optional": c.optional,

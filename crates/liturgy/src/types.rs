@@ -209,6 +209,40 @@ impl Day {
     pub fn weekday_name(&self) -> &'static str {
         weekday_name(self.date.weekday())
     }
+    /// The week of the four-week psalter of the Liturgy of the Hours (1–4), following the
+    /// General Instruction of the Liturgy of the Hours 133: Week I begins with the First
+    /// Sunday of Advent, the First Sunday of Lent, Easter Sunday and the first week of
+    /// Ordinary Time, and the weeks run on; Ash Wednesday to Saturday take Week IV, the
+    /// Triduum continues Holy Week's Week II, and in Christmas Time Week I begins on the
+    /// Sunday within the Octave (Holy Family), the days before it continuing Advent's Week IV.
+    pub fn psalter_week(&self) -> u8 {
+        let cycle = |w: u8| (w.saturating_sub(1) % 4) + 1;
+        match self.season {
+            Season::Lent if self.week_of_season == 0 => 4,
+            Season::PaschalTriduum => 2,
+            Season::Christmas => {
+                let year = if self.date.month() == 12 {
+                    self.date.year()
+                } else {
+                    self.date.year() - 1
+                };
+                let christmas_on_sunday = chrono::NaiveDate::from_ymd_opt(year, 12, 25)
+                    .is_some_and(|d| d.weekday() == chrono::Weekday::Sun);
+                match (christmas_on_sunday, self.week_of_season) {
+                    (true, w) => cycle(w),
+                    (false, 0 | 1) => 4,
+                    (false, w) => cycle(w - 1),
+                }
+            }
+            _ => cycle(self.week_of_season),
+        }
+    }
+
+    /// The psalter week as a Roman numeral ("I" to "IV").
+    pub fn psalter_week_roman(&self) -> &'static str {
+        ["I", "II", "III", "IV"][usize::from(self.psalter_week() - 1)]
+    }
+
     /// The Roman numeral of the weekday cycle ("I" or "II").
     pub fn weekday_cycle_roman(&self) -> &'static str {
         if self.weekday_cycle == 1 {

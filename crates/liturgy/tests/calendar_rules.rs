@@ -424,3 +424,35 @@ fn general_memorial_outranks_a_proper_one() {
     // Otherwise Thanksgiving is kept (28 Nov 2024).
     assert_eq!(key_on("us", ymd(2024, 11, 28)), "ThanksgivingDay");
 }
+
+#[test]
+fn psalter_weeks_follow_the_general_instruction_of_the_hours() {
+    let spec = data().spec("general-roman").unwrap();
+    let week = |y, m, d| data().day(spec, ymd(y, m, d)).unwrap().psalter_week();
+    assert_eq!(week(2026, 11, 29), 1, "First Sunday of Advent");
+    assert_eq!(week(2026, 12, 20), 4, "Fourth Sunday of Advent");
+    assert_eq!(
+        week(2026, 12, 25),
+        4,
+        "Christmas before the Sunday within the Octave"
+    );
+    assert_eq!(week(2026, 12, 27), 1, "Holy Family");
+    assert_eq!(week(2022, 12, 25), 1, "Christmas on a Sunday");
+    assert_eq!(week(2026, 2, 18), 4, "Ash Wednesday");
+    assert_eq!(week(2026, 2, 22), 1, "First Sunday of Lent");
+    assert_eq!(week(2026, 4, 3), 2, "Good Friday");
+    assert_eq!(week(2026, 4, 5), 1, "Easter Sunday");
+    assert_eq!(
+        week(2026, 1, 12),
+        1,
+        "Monday of the First Week in Ordinary Time"
+    );
+    assert_eq!(
+        week(2026, 6, 1),
+        1,
+        "Monday of the Ninth Week in Ordinary Time"
+    );
+    assert_eq!(week(2026, 11, 22), 2, "Christ the King, week 34");
+    let line = calendar_jsonl_line(&data().day(spec, ymd(2026, 11, 22)).unwrap());
+    assert!(line.contains(r#""psalter_week":"II""#), "{line}");
+}
