@@ -46,6 +46,41 @@ pub use ratelimit::{InMemoryLimiter, RateDecision, RateLimiter};
 pub use state::{AppState, RunningTasks};
 pub use store::{SqliteStore, StoreError, TaskRecord, TaskStore};
 
+/// Entry points for the fuzz targets in `fuzz/` (not a stable API).
+#[doc(hidden)]
+pub mod fuzzing {
+    /// Decode one request body as `POST /api/v1/a2a` does (envelope, id,
+    /// method, params, message parts) and encode the reply's envelope;
+    /// returns the JSON-RPC error code, or 0 when the request is valid.
+    /// Panics only where the endpoint would (which is the bug to find).
+    pub fn decode_request(bytes: &[u8]) -> i64 {
+        let (id, code) = match crate::rpc::parse_envelope(bytes) {
+            Ok((id, method)) => {
+                let code = match method {
+                    crate::methods::Method::Send(p) | crate::methods::Method::Stream(p) => {
+                        match ecclesia_core::SkillRequest::from_parts(&p.message.parts) {
+                            Ok(_) => 0,
+                            Err(_) => ecclesia_a2a::error_codes::INVALID_PARAMS,
+                        }
+                    }
+                    crate::methods::Method::Invalid { error, .. } => error.error.code,
+                    _ => 0,
+                };
+                (id, code)
+            }
+            Err((id, e)) => (id, e.error.code),
+        };
+        // The reply must be valid JSON that echoes the id.
+        let reply =
+            ecclesia_a2a::JsonRpcResponse::error(id, ecclesia_a2a::JsonRpcError::new(code, "x"));
+        let text = serde_json::to_string(&reply).expect("a reply always encodes");
+        let back: serde_json::Value =
+            serde_json::from_str(&text).expect("a reply is always valid JSON");
+        assert!(back.get("id").is_some(), "the reply has an id");
+        code
+    }
+}
+
 use axum::routing::{get, post};
 use axum::Router;
 use std::future::Future;

@@ -138,6 +138,35 @@ pub(crate) async fn metrics_handler(State(state): State<AppState>) -> impl IntoR
         .await
         .unwrap_or(0);
     let mut extra = Vec::new();
+    for (name, lane) in [("fast", &state.lanes.fast), ("slow", &state.lanes.slow)] {
+        let st = lane.stats();
+        extra.push((format!("ecclesia_queue_{name}_running"), st.running as f64));
+        extra.push((format!("ecclesia_queue_{name}_waiting"), st.queued as f64));
+    }
+    if let Some(conns) = state.connections.get() {
+        use std::sync::atomic::Ordering::Relaxed;
+        let k = &conns.counters;
+        extra.push(("ecclesia_connections_open".into(), conns.open() as f64));
+        for (n, c) in [
+            ("accepted", &k.accepted),
+            ("refused", &k.refused),
+            ("evicted", &k.evicted),
+            ("header_timeouts", &k.header_timeouts),
+            ("idle_timeouts", &k.idle_timeouts),
+            ("accept_errors", &k.accept_errors),
+        ] {
+            extra.push((format!("ecclesia_connections_{n}"), c.load(Relaxed) as f64));
+        }
+    }
+    if let Some(bytes) = {
+        let tasks = state.tasks.clone();
+        tokio::task::spawn_blocking(move || tasks.size_bytes())
+            .await
+            .ok()
+            .flatten()
+    } {
+        extra.push(("ecclesia_task_store_bytes".into(), bytes as f64));
+    }
     for skill in state.registry.iter() {
         // Numbers become gauges; one level of nested objects is flattened
         // (`{"semantic": {"embedded": 5}}` → `…_semantic_embedded 5`).

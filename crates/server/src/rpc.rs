@@ -92,7 +92,7 @@ fn exact_id(bytes: &[u8]) -> Option<JsonRpcId> {
 
 /// Validate the envelope; on error, the id to echo and the error.
 #[allow(clippy::result_large_err)]
-fn parse_envelope(bytes: &[u8]) -> Result<(JsonRpcId, Method), (JsonRpcId, RpcError)> {
+pub(crate) fn parse_envelope(bytes: &[u8]) -> Result<(JsonRpcId, Method), (JsonRpcId, RpcError)> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
         (
             JsonRpcId::Null,
