@@ -456,3 +456,27 @@ fn psalter_weeks_follow_the_general_instruction_of_the_hours() {
     let line = calendar_jsonl_line(&data().day(spec, ymd(2026, 11, 22)).unwrap());
     assert!(line.contains(r#""psalter_week":"II""#), "{line}");
 }
+
+#[test]
+fn diocesan_calendars_build_on_their_nation() {
+    let ids = data().calendar_ids();
+    for id in ["ca", "boston-us", "romamo-it", "charlo-ca", "utrech-nl"] {
+        assert!(ids.iter().any(|i| i == id), "{id} missing from {ids:?}");
+    }
+    // The Province of Boston keeps the Ascension on Thursday; the rest of the US on Sunday.
+    let boston = data().spec("boston_us").unwrap();
+    let d = data().day(boston, ymd(2026, 5, 14)).unwrap();
+    assert_eq!(d.principal().key, "Ascension");
+    let us = data().spec("us").unwrap();
+    assert_eq!(
+        data().day(us, ymd(2026, 5, 17)).unwrap().principal().key,
+        "Ascension"
+    );
+    // Rome's own celebrations carry their Italian names when no English one exists.
+    let rome = data().spec("romamo-it").unwrap();
+    let d = data().day(rome, ymd(2026, 6, 4)).unwrap();
+    assert_eq!(
+        d.principal().name,
+        "Beata Vergine Maria Salus Populi Romani"
+    );
+}

@@ -450,36 +450,10 @@ impl CalendarData {
                     }
                     Err(e) => tracing::warn!("national calendar {code} skipped: {e}"),
                 }
-                // Names of national changes ("[ USA ] ..." prefixes dropped).
-                if let Ok(rd2) = std::fs::read_dir(nation.path().join("i18n")) {
-                    for f in rd2.flatten() {
-                        let p = f.path();
-                        let lang = p
-                            .file_stem()
-                            .and_then(|s| s.to_str())
-                            .map(|s| s.split('_').next().unwrap_or(s).to_string())
-                            .unwrap_or_default();
-                        if let Ok(Value::Object(m)) = read_json(&p) {
-                            for (k, v) in m {
-                                if let Some(s) = v.as_str() {
-                                    let clean = s.trim_start_matches(|c: char| {
-                                        c != ']' && s.starts_with('[')
-                                    });
-                                    let clean = clean.trim_start_matches(']').trim();
-                                    let entry = names.entry(k).or_default();
-                                    entry
-                                        .entry(format!("{lang}-{code}"))
-                                        .or_insert_with(|| clean.to_string());
-                                    entry
-                                        .entry(lang.clone())
-                                        .or_insert_with(|| clean.to_string());
-                                }
-                            }
-                        }
-                    }
-                }
+                load_i18n(&nation.path().join("i18n"), &code, &mut names);
             }
         }
+        load_dioceses(&litcal.join("calendars/dioceses"), &mut specs, &mut names);
         Ok(CalendarData { specs, names })
     }
 
@@ -548,82 +522,7 @@ impl CalendarData {
                 .cloned(),
         );
         for item in &items {
-            let ev = item.get("liturgical_event").cloned().unwrap_or(Value::Null);
-            let md = item.get("metadata").cloned().unwrap_or(Value::Null);
-            let Some(key) = ev.get("event_key").and_then(Value::as_str) else {
-                continue;
-            };
-            let since = md.get("since_year").and_then(Value::as_i64).unwrap_or(1970) as i32;
-            let action = md.get("action").and_then(Value::as_str).unwrap_or("");
-            match action {
-                "moveEvent" => {
-                    let (Some(m), Some(d)) = (
-                        ev.get("month").and_then(Value::as_u64),
-                        ev.get("day").and_then(Value::as_u64),
-                    ) else {
-                        continue;
-                    };
-                    let mut moved = Vec::new();
-                    for g in sanctorale.iter_mut().filter(|g| g.key == key) {
-                        let mut n = g.clone();
-                        n.month = m as u32;
-                        n.day = d as u32;
-                        n.from_year = n.from_year.max(since);
-                        n.proper = true;
-                        g.until_year = Some(g.until_year.map_or(since - 1, |u| u.min(since - 1)));
-                        moved.push(n);
-                    }
-                    sanctorale.extend(moved);
-                }
-                "setProperty" | "makePatron" => {
-                    if let Some(grade) = ev.get("grade").and_then(Value::as_u64) {
-                        set_grade_since(
-                            &mut sanctorale,
-                            key,
-                            grade as u8,
-                            since,
-                            action == "makePatron",
-                        );
-                    }
-                }
-                "createNew" => {
-                    let rule = ev
-                        .get("strtotime")
-                        .and_then(Value::as_str)
-                        .and_then(parse_rule);
-                    let month = ev.get("month").and_then(Value::as_u64).unwrap_or(0) as u32;
-                    let day = ev.get("day").and_then(Value::as_u64).unwrap_or(0) as u32;
-                    if rule.is_none() && (month == 0 || day == 0) {
-                        continue;
-                    }
-                    let sunday_to_monday =
-                        md.get("rules").and_then(Value::as_array).is_some_and(|r| {
-                            r.iter().any(|x| {
-                                x.pointer("/condition/if_weekday").and_then(Value::as_str)
-                                    == Some("sunday")
-                            })
-                        });
-                    sanctorale.push(SanctoralEntry {
-                        key: key.to_string(),
-                        month,
-                        day,
-                        grade: ev.get("grade").and_then(Value::as_u64).unwrap_or(2) as u8,
-                        color: color_of(ev.get("color").unwrap_or(&Value::Null)),
-                        from_year: since,
-                        until_year: None,
-                        proper: true,
-                        sunday_to_monday,
-                        rule,
-                    });
-                    if let Some(n) = ev.get("name").and_then(Value::as_str) {
-                        names
-                            .entry(key.to_string())
-                            .or_default()
-                            .insert("en".into(), n.to_string());
-                    }
-                }
-                _ => {}
-            }
+            apply_item(&mut sanctorale, names, item);
         }
         Ok(CalendarSpec {
             id: String::new(),
@@ -633,4 +532,217 @@ impl CalendarData {
             sanctorale,
         })
     }
+}
+
+/// Apply one LitCal calendar item (`moveEvent`, `setProperty`, `makePatron`, `createNew`, or a
+/// diocesan item without an action) to a sanctorale.
+pub(super) fn apply_item(
+    sanctorale: &mut Vec<SanctoralEntry>,
+    names: &mut HashMap<String, HashMap<String, String>>,
+    item: &Value,
+) {
+    let ev = item.get("liturgical_event").cloned().unwrap_or(Value::Null);
+    let md = item.get("metadata").cloned().unwrap_or(Value::Null);
+    let Some(key) = ev.get("event_key").and_then(Value::as_str) else {
+        return;
+    };
+    let since = md.get("since_year").and_then(Value::as_i64).unwrap_or(1970) as i32;
+    let exists = sanctorale.iter().any(|g| g.key == key);
+    // A diocesan calendar's items carry no action: a new celebration, or a change of an
+    // existing one's date and grade.
+    let action = match md.get("action").and_then(Value::as_str) {
+        Some(a) => a,
+        None if exists => "diocesanChange",
+        None => "createNew",
+    };
+    if action == "diocesanChange" {
+        let moves = ev.get("month").is_some()
+            && sanctorale.iter().any(|g| {
+                g.key == key
+                    && (Some(u64::from(g.month)), Some(u64::from(g.day)))
+                        != (
+                            ev.get("month").and_then(Value::as_u64),
+                            ev.get("day").and_then(Value::as_u64),
+                        )
+            });
+        if moves {
+            move_event(sanctorale, key, &ev, since);
+        }
+        if let Some(grade) = ev.get("grade").and_then(Value::as_u64) {
+            set_grade_since(sanctorale, key, grade as u8, since, false);
+        }
+        return;
+    }
+    match action {
+        "moveEvent" => move_event(sanctorale, key, &ev, since),
+        "setProperty" | "makePatron" => {
+            if let Some(grade) = ev.get("grade").and_then(Value::as_u64) {
+                set_grade_since(sanctorale, key, grade as u8, since, action == "makePatron");
+            }
+        }
+        "createNew" => {
+            let rule = ev
+                .get("strtotime")
+                .and_then(Value::as_str)
+                .and_then(parse_rule);
+            let month = ev.get("month").and_then(Value::as_u64).unwrap_or(0) as u32;
+            let day = ev.get("day").and_then(Value::as_u64).unwrap_or(0) as u32;
+            if rule.is_none() && (month == 0 || day == 0) {
+                return;
+            }
+            let sunday_to_monday = md.get("rules").and_then(Value::as_array).is_some_and(|r| {
+                r.iter().any(|x| {
+                    x.pointer("/condition/if_weekday").and_then(Value::as_str) == Some("sunday")
+                })
+            });
+            sanctorale.push(SanctoralEntry {
+                key: key.to_string(),
+                month,
+                day,
+                grade: ev.get("grade").and_then(Value::as_u64).unwrap_or(2) as u8,
+                color: color_of(ev.get("color").unwrap_or(&Value::Null)),
+                from_year: since,
+                until_year: None,
+                proper: true,
+                sunday_to_monday,
+                rule,
+            });
+            if let Some(n) = ev.get("name").and_then(Value::as_str) {
+                names
+                    .entry(key.to_string())
+                    .or_default()
+                    .insert("en".into(), n.to_string());
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Move a celebration to the item's date from `since` (the old date ends the year before).
+fn move_event(sanctorale: &mut Vec<SanctoralEntry>, key: &str, ev: &Value, since: i32) {
+    let (Some(m), Some(d)) = (
+        ev.get("month").and_then(Value::as_u64),
+        ev.get("day").and_then(Value::as_u64),
+    ) else {
+        return;
+    };
+    let mut moved = Vec::new();
+    for g in sanctorale.iter_mut().filter(|g| g.key == key) {
+        let mut n = g.clone();
+        n.month = m as u32;
+        n.day = d as u32;
+        n.from_year = n.from_year.max(since);
+        n.proper = true;
+        g.until_year = Some(g.until_year.map_or(since - 1, |u| u.min(since - 1)));
+        moved.push(n);
+    }
+    sanctorale.extend(moved);
+}
+
+/// Names of a national or diocesan calendar's celebrations from its `i18n/<lang>_<REGION>.json`
+/// files ("[ USA ] ..." prefixes dropped), under `<lang>` and `<lang>-<code>`.
+fn load_i18n(dir: &Path, code: &str, names: &mut HashMap<String, HashMap<String, String>>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for f in rd.flatten() {
+        let p = f.path();
+        let lang = p
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(|s| s.split('_').next().unwrap_or(s).to_string())
+            .unwrap_or_default();
+        let Ok(Value::Object(m)) = read_json(&p) else {
+            continue;
+        };
+        for (k, v) in m {
+            let Some(s) = v.as_str() else {
+                continue;
+            };
+            let clean = s.trim_start_matches(|c: char| c != ']' && s.starts_with('['));
+            let clean = clean.trim_start_matches(']').trim();
+            let entry = names.entry(k).or_default();
+            entry
+                .entry(format!("{lang}-{code}"))
+                .or_insert_with(|| clean.to_string());
+            entry
+                .entry(lang.clone())
+                .or_insert_with(|| clean.to_string());
+        }
+    }
+}
+
+/// The diocesan calendars under `dir` (`<NATION>/<diocese id>/<name>.json`), each built on
+/// its nation's calendar and selectable by its LitCal id (`boston-us`; `boston_us` is accepted).
+fn load_dioceses(
+    dir: &Path,
+    specs: &mut BTreeMap<String, CalendarSpec>,
+    names: &mut HashMap<String, HashMap<String, String>>,
+) {
+    let Ok(nations) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for nation in nations.flatten() {
+        let Ok(dioceses) = std::fs::read_dir(nation.path()) else {
+            continue;
+        };
+        for diocese in dioceses.flatten() {
+            let Ok(files) = std::fs::read_dir(diocese.path()) else {
+                continue;
+            };
+            for file in files.flatten().map(|f| f.path()) {
+                if file.extension().is_none_or(|e| e != "json") {
+                    continue;
+                }
+                match load_diocese(&file, specs, names) {
+                    Ok(spec) => {
+                        load_i18n(&diocese.path().join("i18n"), &spec.id, names);
+                        specs.insert(spec.id.clone(), spec);
+                    }
+                    Err(e) => tracing::warn!("diocesan calendar {} skipped: {e}", file.display()),
+                }
+            }
+        }
+    }
+}
+
+/// One diocesan calendar: its nation's, with the diocese's settings and celebrations.
+fn load_diocese(
+    file: &Path,
+    specs: &BTreeMap<String, CalendarSpec>,
+    names: &mut HashMap<String, HashMap<String, String>>,
+) -> Result<CalendarSpec, LiturgyError> {
+    let v = read_json(file)?;
+    let meta = |k: &str| v.pointer(&format!("/metadata/{k}")).and_then(Value::as_str);
+    let id = meta("diocese_id")
+        .ok_or_else(|| LiturgyError::data(file, "no metadata.diocese_id".into()))?
+        .to_lowercase()
+        .replace('_', "-");
+    let nation = meta("nation")
+        .ok_or_else(|| LiturgyError::data(file, "no metadata.nation".into()))?
+        .to_lowercase();
+    let mut spec = specs
+        .get(&nation)
+        .cloned()
+        .ok_or_else(|| LiturgyError::data(file, format!("nation {nation:?} is not loaded")))?;
+    spec.id = id;
+    let setting = |k: &str| v.pointer(&format!("/settings/{k}")).and_then(Value::as_str);
+    if let Some(s) = setting("epiphany") {
+        spec.epiphany_on_sunday = s.starts_with("SUNDAY");
+    }
+    if let Some(s) = setting("ascension") {
+        spec.ascension_on_sunday = s.starts_with("SUNDAY");
+    }
+    if let Some(s) = setting("corpus_christi") {
+        spec.corpus_christi_on_sunday = s.starts_with("SUNDAY");
+    }
+    for item in v
+        .get("litcal")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        apply_item(&mut spec.sanctorale, names, item);
+    }
+    Ok(spec)
 }

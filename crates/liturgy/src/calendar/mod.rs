@@ -75,10 +75,15 @@ impl CalendarData {
         self.specs.keys().cloned().collect()
     }
 
-    /// Name of a celebration in a language (`en`, `la`, `it`, `es`, `fr`, `pt`, `de`, `pl`), falling back to English.
+    /// Name of a celebration in a language (`en`, `la`, `it`, `es`, `fr`, `pt`, `de`, `pl`), falling back to
+    /// English, then to the first language it has a name in.
     pub fn name(&self, key: &str, lang: &str) -> Option<&str> {
         let m = self.names.get(key)?;
-        m.get(lang).or_else(|| m.get("en")).map(String::as_str)
+        // A diocesan celebration may be named in its own language only (Rome's in Italian).
+        m.get(lang)
+            .or_else(|| m.get("en"))
+            .or_else(|| m.iter().min_by_key(|(l, _)| l.as_str()).map(|(_, n)| n))
+            .map(String::as_str)
     }
 
     /// Every (key, language, name) known, for phrase matching.
