@@ -125,3 +125,27 @@ fn build() -> Lexicon {
     }
     lx
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A filler that is also a number, unit or name would be silently
+    /// dropped in one reading and read in another; only the words meant to
+    /// have both readings may.
+    #[test]
+    fn fillers_have_no_other_reading() {
+        let lx = lexicon();
+        let mut both: Vec<&str> = words::FILLERS
+            .iter()
+            .copied()
+            .filter(|f| {
+                normalize_entry(f)
+                    .and_then(|(k, _, _)| lx.get(&k))
+                    .is_some_and(|alts| alts.iter().any(|a| !a.is_empty()))
+            })
+            .collect();
+        both.sort_unstable();
+        assert_eq!(both, Vec::<&str>::new());
+    }
+}

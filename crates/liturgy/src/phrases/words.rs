@@ -80,7 +80,6 @@ pub const FILLERS: &[&str] = &[
     "as",
     "do",
     "da",
-    "dos",
     "das",
     "leituras",
     "leitura",
