@@ -132,6 +132,55 @@ impl Liturgy {
         })
     }
 
+    /// The calendar from `from` to `to` as an iCalendar feed (see [`crate::ics`]); with
+    /// `with_readings`, each event lists the citations of the day's Mass readings.
+    pub fn calendar_ics(
+        &self,
+        calendar: Option<&str>,
+        from: NaiveDate,
+        to: NaiveDate,
+        with_readings: bool,
+        stamp: chrono::NaiveDateTime,
+    ) -> Result<String, LiturgyError> {
+        let spec = self.calendar.spec(calendar.unwrap_or("general-roman"))?;
+        let days = self.calendar.range(spec, from, to)?;
+        let name = format!("Liturgical calendar ({})", spec.id);
+        let feed = crate::ics::IcsFeed {
+            calendar: &spec.id,
+            name: &name,
+            stamp,
+        };
+        Ok(crate::ics::calendar_ics(&feed, &days, |day| {
+            if with_readings {
+                self.reading_citations(day, &spec.id)
+            } else {
+                Vec::new()
+            }
+        }))
+    }
+
+    /// "Heading: citation" lines of the Mass of the day of a liturgical day.
+    pub fn reading_citations(&self, day: &Day, calendar_id: &str) -> Vec<String> {
+        let masses = self.lectionary.masses(&self.calendar, day, calendar_id);
+        masses
+            .first()
+            .map(|m| {
+                m.readings
+                    .iter()
+                    .map(|r| {
+                        let cite = r
+                            .citation
+                            .as_ref()
+                            .map(|c| c.display.clone())
+                            .or_else(|| r.note.clone())
+                            .unwrap_or_default();
+                        format!("{}: {cite}", r.kind)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// The Martyrology of a date (`en` or `la`).
     pub fn martyrology_day(&self, date: NaiveDate, language: &str) -> Option<MartyrologyDay> {
         self.martyrology.day(date, language)

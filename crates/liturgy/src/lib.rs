@@ -23,6 +23,7 @@ pub mod crosscheck;
 pub mod easter;
 pub mod engine;
 pub mod error;
+pub mod ics;
 pub mod ingest;
 pub mod lectionary;
 pub mod martyrology;
