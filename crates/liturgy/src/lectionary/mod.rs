@@ -178,6 +178,11 @@ impl Lectionary {
         self.rows.is_empty()
     }
 
+    /// Number of rows of our supplement.
+    pub fn supplement_len(&self) -> usize {
+        self.supplement.rows().len()
+    }
+
     /// Number of rows.
     pub fn row_count(&self) -> usize {
         self.rows.values().map(Vec::len).sum()
