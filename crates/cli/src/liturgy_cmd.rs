@@ -1,7 +1,7 @@
 //! `ecclesia calendar | date | readings | martyrology`: the liturgy commands.
 //!
 //! Wired by the lead into `main.rs` as `Liturgy(LiturgyCommand)` (flattened):
-//! `ecclesia calendar --from 1970-01-01 --to 2100-12-31 [--calendar us] --format jsonl|table`,
+//! `ecclesia calendar --from 1970-01-01 --to 2100-12-31 [--calendar us] --format jsonl|table|ics [--with-readings]`,
 //! `ecclesia date "<phrase>" [--today YYYY-MM-DD]`, `ecclesia readings "<phrase>"`,
 //! `ecclesia martyrology "<phrase>"`.
 
@@ -31,6 +31,8 @@ pub enum CalendarFormat {
     Jsonl,
     /// Aligned text.
     Table,
+    /// An iCalendar feed (RFC 5545) for Google Calendar, Apple Calendar, Thunderbird.
+    Ics,
 }
 
 /// `ecclesia calendar`.
@@ -48,6 +50,10 @@ pub struct CalendarArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: CalendarFormat,
+    /// Add each day's Mass readings (citations of the Mass of the day) to the JSONL and
+    /// iCalendar output.
+    #[arg(long)]
+    pub with_readings: bool,
 }
 
 /// Options shared by the dated commands.
@@ -96,6 +102,44 @@ fn today(a: &DateArgs) -> NaiveDate {
         .unwrap_or_else(|| ecclesia_liturgy::clock::today_in(&a.timezone))
 }
 
+/// `ecclesia calendar`: the days from `--from` to `--to` in the chosen format.
+fn calendar(a: &CalendarArgs, data_dir: &Path, out: &mut impl Write) -> anyhow::Result<()> {
+    if a.format == CalendarFormat::Ics {
+        let lit = Liturgy::load(data_dir).context("loading liturgy data")?;
+        let stamp = chrono::Utc::now().naive_utc();
+        let ics = lit.calendar_ics(Some(&a.calendar), a.from, a.to, a.with_readings, stamp)?;
+        out.write_all(ics.as_bytes())?;
+        return Ok(());
+    }
+    let lit = if a.with_readings {
+        Some(Liturgy::load(data_dir).context("loading liturgy data")?)
+    } else {
+        None
+    };
+    let data = match &lit {
+        Some(l) => l.calendar.clone(),
+        None => CalendarData::load(data_dir).context("loading calendar data")?,
+    };
+    let spec = data.spec(&a.calendar)?;
+    for d in data.range(spec, a.from, a.to)? {
+        let line = match (a.format, &lit) {
+            (CalendarFormat::Jsonl, Some(l)) => {
+                let mut v: serde_json::Value = serde_json::from_str(&calendar_jsonl_line(&d))?;
+                v["readings"] = l
+                    .reading_refs(&d, &spec.id)
+                    .into_iter()
+                    .map(|(kind, citation)| serde_json::json!({"kind": kind, "citation": citation}))
+                    .collect();
+                v.to_string()
+            }
+            (CalendarFormat::Jsonl, None) => calendar_jsonl_line(&d),
+            _ => calendar_table_line(&d),
+        };
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
 /// Run one liturgy command against the data directory.
 pub fn run(cmd: LiturgyCommand, data_dir: &Path) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
@@ -105,15 +149,7 @@ pub fn run(cmd: LiturgyCommand, data_dir: &Path) -> anyhow::Result<()> {
             if a.to < a.from {
                 bail!("--to {} is before --from {}", a.to, a.from);
             }
-            let data = CalendarData::load(data_dir).context("loading calendar data")?;
-            let spec = data.spec(&a.calendar)?;
-            for d in data.range(spec, a.from, a.to)? {
-                let line = match a.format {
-                    CalendarFormat::Jsonl => calendar_jsonl_line(&d),
-                    CalendarFormat::Table => calendar_table_line(&d),
-                };
-                writeln!(out, "{line}")?;
-            }
+            calendar(&a, data_dir, &mut out)?;
         }
         LiturgyCommand::Date(a) => {
             let data = CalendarData::load(data_dir).context("loading calendar data")?;

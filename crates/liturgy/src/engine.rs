@@ -161,24 +161,31 @@ impl Liturgy {
 
     /// "Heading: citation" lines of the Mass of the day of a liturgical day.
     pub fn reading_citations(&self, day: &Day, calendar_id: &str) -> Vec<String> {
+        self.reading_refs(day, calendar_id)
+            .into_iter()
+            .map(|(kind, cite)| format!("{kind}: {cite}"))
+            .collect()
+    }
+
+    /// (heading, citation) of each reading of the Mass of the day of a liturgical day.
+    pub fn reading_refs(&self, day: &Day, calendar_id: &str) -> Vec<(String, String)> {
         let masses = self.lectionary.masses(&self.calendar, day, calendar_id);
-        masses
-            .first()
-            .map(|m| {
-                m.readings
-                    .iter()
-                    .map(|r| {
-                        let cite = r
-                            .citation
-                            .as_ref()
-                            .map(|c| c.display.clone())
-                            .or_else(|| r.note.clone())
-                            .unwrap_or_default();
-                        format!("{}: {cite}", r.kind)
-                    })
-                    .collect()
+        let Some(first) = masses.first() else {
+            return Vec::new();
+        };
+        first
+            .readings
+            .iter()
+            .map(|r| {
+                let cite = r
+                    .citation
+                    .as_ref()
+                    .map(|c| c.display.clone())
+                    .or_else(|| r.note.clone())
+                    .unwrap_or_default();
+                (r.kind.clone(), cite)
             })
-            .unwrap_or_default()
+            .collect()
     }
 
     /// The Martyrology of a date (`en` or `la`).
