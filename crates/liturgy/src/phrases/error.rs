@@ -1,5 +1,6 @@
 //! What can go wrong reading a date phrase.
 
+use super::reader::quoted;
 use super::ACCEPTED_FORMS;
 use crate::error::LiturgyError;
 
@@ -12,13 +13,13 @@ pub const MAX_CHARS: usize = 200;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PhraseError {
     /// Nothing but spaces and filler words.
-    #[error("cannot understand the date {0:?}: it names no day")]
+    #[error("cannot understand the date {}: it names no day", quoted(.0))]
     Empty(String),
     /// Over [`MAX_CHARS`] characters.
     #[error("cannot understand the date: the phrase is {0} characters long, at most {MAX_CHARS} are read")]
     TooLong(usize),
     /// Some words are unknown, or the known words do not make a date.
-    #[error("cannot understand the date {phrase:?}: {detail}")]
+    #[error("cannot understand the date {}: {detail}", quoted(phrase))]
     NotUnderstood {
         /// The phrase as given.
         phrase: String,
@@ -26,7 +27,7 @@ pub enum PhraseError {
         detail: String,
     },
     /// The phrase reads as more than one day.
-    #[error("the date {phrase:?} is ambiguous: it could be {}{hint}", readings.join(" or "))]
+    #[error("the date {} is ambiguous: it could be {}{hint}", quoted(phrase), readings.join(" or "))]
     Ambiguous {
         /// The phrase as given.
         phrase: String,
@@ -37,7 +38,7 @@ pub enum PhraseError {
     },
     /// The phrase is understood but the day does not exist (31 February,
     /// a year outside the calendar, a weekday that does not match).
-    #[error("cannot resolve the date {phrase:?}: {reason}")]
+    #[error("cannot resolve the date {}: {reason}", quoted(phrase))]
     NoSuchDay {
         /// The phrase as given.
         phrase: String,
@@ -45,7 +46,7 @@ pub enum PhraseError {
         reason: String,
     },
     /// More combinations of ambiguous words than are tried.
-    #[error("cannot understand the date {0:?}: too many words with several meanings")]
+    #[error("cannot understand the date {}: too many words with several meanings", quoted(.0))]
     TooAmbiguous(String),
 }
 

@@ -1,6 +1,6 @@
 //! From a date expression to a civil date, for a calendar and a "today".
 
-use super::grammar::{Expr, Pick, WdHow};
+use super::grammar::{Expr, Pick, WdHow, Year};
 use super::lexicon::Unit;
 use super::names;
 use crate::calendar::{CalendarData, CalendarSpec};
@@ -83,11 +83,19 @@ impl Context<'_> {
     /// weekday checks ("Pentecost Sunday") apply when `checks` is set, so that
     /// the occurrence is chosen first and then checked.
     fn at(&self, e: &Expr, floating_year: Option<i32>, checks: bool) -> Result<NaiveDate, String> {
-        let need_year = |y: Option<i32>| y.or(floating_year).ok_or("a year is missing");
+        let ty = i64::from(self.today.year());
+        let need_year = |y: Option<Year>| match y {
+            Some(Year::Abs(y)) => Ok(y),
+            Some(Year::Rel(r)) => i32::try_from(ty + r).map_err(|_| "the year is out of range"),
+            None => floating_year.ok_or("a year is missing"),
+        };
         match e {
             Expr::Date(d) => Ok(*d),
             Expr::Today(n) => add_days(self.today, *n),
             Expr::DayMonth { day, month, year } => {
+                if NaiveDate::from_ymd_opt(2028, *month, *day).is_none() {
+                    return Err(format!("day {day} of month {month} does not exist"));
+                }
                 let y = need_year(*year)?;
                 NaiveDate::from_ymd_opt(y, *month, *day)
                     .ok_or_else(|| format!("{y}-{month:02}-{day:02} does not exist"))

@@ -17,6 +17,15 @@ pub enum Pick {
     Last,
 }
 
+/// A year as given: a number, or relative to today's ("next year", 明年).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Year {
+    /// A year number.
+    Abs(i32),
+    /// Today's year plus this.
+    Rel(i64),
+}
+
 /// How a weekday is counted from today.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WdHow {
@@ -49,7 +58,7 @@ pub enum Expr {
         /// Month.
         month: u32,
         /// Year, if given.
-        year: Option<i32>,
+        year: Option<Year>,
     },
     /// A weekday counted from today.
     Weekday {
@@ -63,7 +72,7 @@ pub enum Expr {
         /// Which day.
         day: NamedDay,
         /// Year, if given.
-        year: Option<i32>,
+        year: Option<Year>,
         /// Which occurrence when no year is given.
         pick: Pick,
         /// A weekday the day must fall on ("Pentecost Sunday").
@@ -125,6 +134,9 @@ fn weekday(t: &[Tok]) -> Option<Expr> {
         [Tok::Wd(w), Tok::After, Tok::Next] => (*w, WdHow::AfterNext),
         [Tok::Wd(w), Tok::Unit(Unit::Days(7))] => (*w, WdHow::WeekOn),
         [Tok::Week(r), Tok::Wd(w)] => (*w, WdHow::CalendarWeek(*r)),
+        [Tok::Wd(w), Tok::Next, Tok::Unit(Unit::Days(7))] => (*w, WdHow::CalendarWeek(1)),
+        [Tok::Wd(w), Tok::Last, Tok::Unit(Unit::Days(7))] => (*w, WdHow::CalendarWeek(-1)),
+        [Tok::Wd(w), Tok::This, Tok::Unit(Unit::Days(7))] => (*w, WdHow::CalendarWeek(0)),
         _ => return None,
     };
     Some(Expr::Weekday { wd, how })
@@ -134,22 +146,42 @@ fn year(n: u32) -> Option<i32> {
     (1583..=9999).contains(&n).then_some(n as i32)
 }
 
-/// The ways to read a year off the ends of `t`: "Easter 2027", "2027年…", "২০২৭ সালের …".
-fn year_splits(t: &[Tok]) -> Vec<(&[Tok], Option<i32>)> {
+/// A relative year: "next year", "this year", "last year", 明年 …
+fn relative_year(t: &[Tok]) -> Option<i64> {
+    match t {
+        [Tok::YearRel(r)] => Some(*r),
+        [Tok::Next, Tok::Unit(Unit::Months(12))] | [Tok::Unit(Unit::Months(12)), Tok::Next] => {
+            Some(1)
+        }
+        [Tok::Last, Tok::Unit(Unit::Months(12))] | [Tok::Unit(Unit::Months(12)), Tok::Last] => {
+            Some(-1)
+        }
+        [Tok::This, Tok::Unit(Unit::Months(12))] => Some(0),
+        _ => None,
+    }
+}
+
+/// The ways to read a year off the ends of `t`: "Easter 2027", "Easter in
+/// 2027", "2027年…", "২০২৭ সালের …", "Easter next year", "明年复活节".
+fn year_splits(t: &[Tok]) -> Vec<(&[Tok], Option<Year>)> {
     let mut out = vec![(t, None)];
+    let abs = |n: &u32| year(*n).map(Year::Abs);
+    match t {
+        [rest @ .., Tok::In, Tok::Num(n)] | [Tok::Num(n), Tok::YearMark, rest @ ..] => {
+            out.extend(abs(n).map(|y| (rest, Some(y))))
+        }
+        [rest @ .., Tok::Num(n), Tok::YearMark] => out.extend(abs(n).map(|y| (rest, Some(y)))),
+        _ => {}
+    }
     if let [rest @ .., Tok::Num(n)] = t {
-        if let Some(y) = year(*n) {
-            out.push((rest, Some(y)));
-        }
+        out.extend(abs(n).map(|y| (rest, Some(y))));
     }
-    if let [Tok::Num(n), Tok::YearMark, rest @ ..] = t {
-        if let Some(y) = year(*n) {
-            out.push((rest, Some(y)));
+    for k in 1..t.len() {
+        if let Some(r) = relative_year(&t[k..]) {
+            out.push((&t[..k], Some(Year::Rel(r))));
         }
-    }
-    if let [rest @ .., Tok::Num(n), Tok::YearMark] = t {
-        if let Some(y) = year(*n) {
-            out.push((rest, Some(y)));
+        if let Some(r) = relative_year(&t[..k]) {
+            out.push((&t[k..], Some(Year::Rel(r))));
         }
     }
     out
@@ -268,6 +300,14 @@ fn offset(t: &[Tok]) -> Vec<Expr> {
             }
         }
     }
+    if let [Tok::Num(n), Tok::Unit(u), last @ (Tok::Rel(_) | Tok::Wd(_))] = t {
+        let a = (i64::from(*n), *u);
+        out.extend(
+            point(std::slice::from_ref(last))
+                .into_iter()
+                .map(|b| shift(b, a, 1)),
+        );
+    }
     for k in 1..t.len().saturating_sub(1) {
         let (left, right) = (&t[..k], &t[k + 1..]);
         match &t[k] {
@@ -282,11 +322,23 @@ fn offset(t: &[Tok]) -> Vec<Expr> {
                 if let Some(a) = amount_or_one(left) {
                     out.extend(point(right).into_iter().map(|b| shift(b, a, sign)));
                 }
-                if let [Tok::Wd(wd)] = left {
-                    out.extend(point(right).into_iter().map(|b| Expr::WeekdayFrom {
-                        wd: *wd,
-                        after,
-                        base: Box::new(b),
+                let nth = match left {
+                    [Tok::Wd(wd)] => Some((*wd, 1)),
+                    [Tok::Ord(n), Tok::Wd(wd)] if (1..=60).contains(n) => Some((*wd, *n)),
+                    _ => None,
+                };
+                if let Some((wd, n)) = nth {
+                    out.extend(point(right).into_iter().map(|b| {
+                        let first = Expr::WeekdayFrom {
+                            wd,
+                            after,
+                            base: Box::new(b),
+                        };
+                        if n == 1 {
+                            first
+                        } else {
+                            shift(first, (i64::from(n) - 1, Unit::Days(7)), sign)
+                        }
                     }));
                 }
             }

@@ -120,7 +120,7 @@ fn split_word(raw: &str, out: &mut Vec<Seg>) {
         }
         match piece.split_once('\'') {
             Some((pre, rest)) if ELISIONS.contains(&pre) && !rest.is_empty() => {
-                out.push(Seg::Word(format!("{pre}'")));
+                out.push(Seg::Word(pre.to_string()));
                 out.push(Seg::Word(rest.trim_matches('\'').to_string()));
             }
             _ => out.push(Seg::Word(piece.to_string())),
@@ -179,7 +179,26 @@ pub fn normalize_entry(surface: &str) -> Option<(String, usize, usize)> {
 }
 
 fn number_word(w: &str) -> Lexeme {
-    if numeric::is_numeric_shape(w) && (w.contains(['/', '-']) || w.matches('.').count() >= 2) {
+    let seps = w.matches(['/', '-', '.']).count();
+    let day_month = numeric::is_numeric_shape(w)
+        && !w.contains('-')
+        && (w.matches('/').count() == 1 || (w.matches('.').count() == 2 && w.ends_with('.')));
+    if day_month
+        || (numeric::is_numeric_shape(w) && w.matches('.').count() == 1 && !w.ends_with('.'))
+    {
+        return match numeric::day_month(w) {
+            Ok(dms) => Lexeme {
+                text: w.to_string(),
+                alts: dms
+                    .into_iter()
+                    .map(|(d, m)| vec![Tok::Num(d), Tok::Month(m)])
+                    .collect(),
+                note: None,
+            },
+            Err(why) => Lexeme::unknown(w.to_string(), Some(why)),
+        };
+    }
+    if numeric::is_numeric_shape(w) && seps >= 2 {
         return match numeric::numeric_date(w) {
             Ok(dates) => Lexeme {
                 text: w.to_string(),

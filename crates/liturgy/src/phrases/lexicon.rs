@@ -66,6 +66,8 @@ pub enum Tok {
     Eve,
     /// A Chinese calendar-week prefix (上周 -1, 这周 0, 下周 1), weeks starting on Monday.
     Week(i64),
+    /// A year relative to today's: 明年 1, 今年 0, 去年 -1.
+    YearRel(i64),
     /// 年, সাল: the number before is a year.
     YearMark,
     /// 月: the number before is a month.

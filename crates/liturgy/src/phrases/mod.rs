@@ -21,7 +21,7 @@ mod reader;
 mod words;
 
 pub use error::{PhraseError, MAX_CHARS};
-pub use names::find_key;
+pub use names::{find_key, NAME_TITLES};
 pub use reader::resolve;
 pub use words::FILLERS;
 

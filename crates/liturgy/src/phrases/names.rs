@@ -511,7 +511,12 @@ const KEYED_MORE: &[(&str, &[&str])] = &[
         ],
     ),
     ("AllSouls", &["all souls' day", "all souls day"]),
-    ("Ascension", &["ascension day", "holy thursday ascension"]),
+    ("Ascension", &["ascension day"]),
+    ("Easter2", &["quasimodo", "quasimodo sunday"]),
+    ("Easter4", &["good shepherd sunday"]),
+    // Rose vestments are worn on both Gaudete and Laetare: the name is ambiguous.
+    ("Advent3", &["rose sunday"]),
+    ("Lent4", &["rose sunday"]),
 ];
 
 /// Days a fixed number of days from a calendar key (Whit Monday = Pentecost + 1).
@@ -556,6 +561,13 @@ const DERIVED: &[(&str, i64, &[&str])] = &[
             "masopustni utery",
         ],
     ),
+    ("Easter", -6, &["holy monday", "monday of holy week"]),
+    ("Easter", -5, &["holy tuesday", "tuesday of holy week"]),
+    (
+        "Easter",
+        -4,
+        &["holy wednesday", "spy wednesday", "wednesday of holy week"],
+    ),
     ("Easter", -63, &["septuagesima", "septuagesima sunday"]),
     ("Easter", -56, &["sexagesima", "sexagesima sunday"]),
     ("Easter", -49, &["quinquagesima", "quinquagesima sunday"]),
@@ -575,7 +587,16 @@ const FIXED: &[(u32, u32, &[&str])] = &[
             "hallowe'en",
         ],
     ),
-    (12, 26, &["boxing day"]),
+    (
+        12,
+        26,
+        &[
+            "boxing day",
+            "st stephen's day",
+            "saint stephen's day",
+            "st stephens day",
+        ],
+    ),
     (2, 2, &["candlemas", "candlemas day"]),
     (9, 29, &["michaelmas", "michaelmas day"]),
     (11, 11, &["martinmas"]),

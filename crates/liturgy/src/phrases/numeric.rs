@@ -136,3 +136,34 @@ pub fn chinese_numeral(chars: &[char]) -> Option<(u32, usize)> {
     };
     Some((value, len))
 }
+
+/// The readings (day, month) of a day and month in digits without a year:
+/// `31/12`, `12/31`, `19.3.`, `19.3`. The order rule is that of
+/// [`numeric_date`]: dots read day.month; with a slash, both readings when
+/// both are real and differ.
+pub fn day_month(w: &str) -> Result<Vec<(u32, u32)>, &'static str> {
+    let (sep, body) = if w.contains('/') {
+        ('/', w)
+    } else {
+        ('.', w.strip_suffix('.').unwrap_or(w))
+    };
+    let parts: Vec<&str> = body.split(sep).collect();
+    let [a, b] = parts.as_slice() else {
+        return Err("not a date: write it as 2027-04-01");
+    };
+    if a.is_empty() || b.is_empty() || a.len() > 2 || b.len() > 2 {
+        return Err("not a date: write it as 2027-04-01");
+    }
+    let (a, b): (u32, u32) = (a.parse().unwrap_or(0), b.parse().unwrap_or(0));
+    // Checked against a leap year, so that 29/2 is a day and month.
+    let real = |d: u32, m: u32| NaiveDate::from_ymd_opt(2028, m, d).is_some();
+    let month_first = real(b, a).then_some((b, a));
+    let day_first = real(a, b).then_some((a, b));
+    match (month_first, day_first) {
+        (Some(m), Some(d)) if m == d => Ok(vec![m]),
+        (Some(_), Some(d)) if sep == '.' => Ok(vec![d]),
+        (Some(m), Some(d)) => Ok(vec![m, d]),
+        (Some(x), None) | (None, Some(x)) => Ok(vec![x]),
+        (None, None) => Err("no such date"),
+    }
+}

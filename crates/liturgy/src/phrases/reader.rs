@@ -7,7 +7,7 @@ use super::eval::Context;
 use super::grammar;
 use super::lexer::{lex, Lexeme};
 use super::lexicon::Tok;
-use super::names::{match_name, NamedDay};
+use super::names::{match_name, NamedDay, NAME_TITLES};
 use crate::calendar::{CalendarData, CalendarSpec};
 use crate::error::LiturgyError;
 use chrono::NaiveDate;
@@ -124,6 +124,7 @@ fn name_saints(cal: &CalendarData, lexemes: &mut Vec<Lexeme>) {
         let absorbs = |l: &Lexeme| {
             l.is_unknown()
                 || l.is_filler()
+                || NAME_TITLES.contains(&l.text.as_str())
                 || (with_days && l.alts.iter().any(|a| matches!(a.as_slice(), [Tok::Day(_)])))
         };
         let mut i = 0;
@@ -169,8 +170,8 @@ fn not_understood(phrase: &str, lexemes: &[Lexeme]) -> PhraseError {
     let quote = |ls: Vec<&Lexeme>| {
         ls.iter()
             .map(|l| match l.note {
-                Some(n) => format!("{:?} ({n})", l.text),
-                None => format!("{:?}", l.text),
+                Some(n) => format!("{} ({n})", quoted(&l.text)),
+                None => quoted(&l.text),
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -194,4 +195,23 @@ fn not_understood(phrase: &str, lexemes: &[Lexeme]) -> PhraseError {
         phrase: phrase.to_string(),
         detail,
     }
+}
+
+/// `s` in double quotes, with quotes, backslashes and control characters
+/// escaped (other scripts are left as they are, unlike `{:?}`).
+pub fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push_str(&c.escape_default().to_string()),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }

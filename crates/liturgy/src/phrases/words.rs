@@ -287,6 +287,7 @@ const RELATIVE: &[(&str, i64)] = &[
 const SIGNS: &[(&str, Tok)] = &[
     ("next", Tok::Next),
     ("coming", Tok::Next),
+    ("following", Tok::Next),
     ("proximo", Tok::Next),
     ("proxima", Tok::Next),
     ("que viene", Tok::Next),
@@ -395,6 +396,12 @@ const SIGNS: &[(&str, Tok)] = &[
     ("predvecer", Tok::Eve),
     ("前夕", Tok::Eve),
     ("年", Tok::YearMark),
+    ("今年", Tok::YearRel(0)),
+    ("明年", Tok::YearRel(1)),
+    ("去年", Tok::YearRel(-1)),
+    ("后年", Tok::YearRel(2)),
+    ("後年", Tok::YearRel(2)),
+    ("前年", Tok::YearRel(-2)),
     ("সাল", Tok::YearMark),
     ("সালের", Tok::YearMark),
     ("月", Tok::MonthMark),
@@ -418,6 +425,16 @@ const COMPOUNDS: &[(&str, &[Tok])] = &[
         &[Tok::In, Tok::Num(1), Tok::Unit(Unit::Months(12))],
     ),
     ("दिसांनी", &[Tok::Unit(Unit::Days(1)), Tok::Later]),
+    ("days time", &[Tok::Unit(Unit::Days(1))]),
+    ("day's time", &[Tok::Unit(Unit::Days(1))]),
+    ("weeks time", &[Tok::Unit(Unit::Days(7))]),
+    ("week's time", &[Tok::Unit(Unit::Days(7))]),
+    ("fortnight's time", &[Tok::Unit(Unit::Days(14))]),
+    ("months time", &[Tok::Unit(Unit::Months(1))]),
+    ("month's time", &[Tok::Unit(Unit::Months(1))]),
+    // Bengali পরশু is both the day after tomorrow and the day before yesterday.
+    ("পরশু", &[Tok::Rel(2)]),
+    ("পরশু", &[Tok::Rel(-2)]),
 ];
 
 /// Words with a second, filler reading ("a" in "a week" is one; in
