@@ -157,3 +157,39 @@ fn christmas_octave_days_are_named_as_in_the_missal() {
         "Fifth Day within the Octave of the Nativity of the Lord"
     );
 }
+
+#[test]
+fn every_celebration_has_a_full_set_of_readings() {
+    use ecclesia_liturgy::Rank;
+    let l = liturgy();
+    let mut missing = Vec::new();
+    for cal in ["general-roman", "us"] {
+        let spec = l.calendar.spec(cal).unwrap();
+        for day in l.calendar.range(spec, ymd(2025, 1, 1), ymd(2030, 12, 31)).unwrap() {
+            let masses = l.lectionary.masses(&l.calendar, &day, &spec.id);
+            let Some(first) = masses.first() else {
+                missing.push(format!("{cal} {} {}: no Mass", day.date, day.principal().key));
+                continue;
+            };
+            let has = |k: &str| first.readings.iter().any(|r| r.kind.starts_with(k));
+            let p = day.principal();
+            let mut need = vec!["First Reading", "Responsorial Psalm", "Gospel"];
+            // The Easter octave weekdays are solemnities with a weekday's two readings.
+            let octave_weekday = p.key.ends_with("OctaveEaster");
+            if p.rank == Rank::Sunday || (p.rank == Rank::Solemnity && p.temporal && !octave_weekday) {
+                need.push("Second Reading");
+            }
+            // Good Friday's Gospel is the Passion; the Easter Vigil's first reading is "Reading 1".
+            if p.key == "EasterVigil" {
+                need = vec!["Reading 1", "Epistle", "Gospel"];
+            }
+            for k in need {
+                if !has(k) {
+                    missing.push(format!("{cal} {} {} ({}): no {k}", day.date, p.key, first.title));
+                }
+            }
+        }
+    }
+    missing.dedup();
+    assert!(missing.is_empty(), "{}:\n{}", missing.len(), missing.join("\n"));
+}
