@@ -8,11 +8,12 @@ use crate::answer::{citations, strip_model_sources, tidy, Answer, MarkerRewriter
 use crate::error::QaError;
 use crate::extractive::Extractive;
 use crate::generate::Generator;
+use crate::injection::looks_like_injection;
 use crate::passage::{Passage, Retriever};
 use crate::related::related_questions;
 use crate::retrieve::{gather, RetrievalConfig};
 use crate::text::Excerpt;
-use crate::topic::{is_on_topic, looks_like_injection, REFUSAL};
+use crate::topic::{is_on_topic, REFUSAL};
 use std::sync::Arc;
 
 /// A generator's output after marker rewriting: the rewriter (text, order) and the excerpts.

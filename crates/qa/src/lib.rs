@@ -51,6 +51,7 @@ mod engine;
 mod error;
 mod extractive;
 mod generate;
+mod injection;
 mod integrity;
 #[cfg(feature = "local")]
 mod local;
@@ -70,6 +71,7 @@ pub use engine::{QaConfig, QaEngine};
 pub use error::{BackendFailure, QaError};
 pub use extractive::Extractive;
 pub use generate::{Draft, Emit, Generator};
+pub use injection::looks_like_injection;
 pub use integrity::citation_problems;
 #[cfg(feature = "local")]
 pub use local::{LocalBackend, LocalConfig};
@@ -80,4 +82,4 @@ pub use related::related_questions;
 pub use retrieve::{gather, topic_phrase, RetrievalConfig};
 pub use settings::{Backend, QaSettings, LOCAL_BACKEND_BUILT};
 pub use text::{best_excerpt, content_terms, Excerpt};
-pub use topic::{is_on_topic, looks_like_injection, REFUSAL};
+pub use topic::{classify, is_on_topic, TopicScore, REFUSAL};

@@ -1,499 +1,106 @@
-//! Is a question about the Catholic faith, religion or morals? A transparent
-//! lexical test (no model needed): a question is on topic when it names a
-//! religious or moral subject, a Bible reference or a document of the corpus.
-//! Off-topic questions get a short, polite refusal (configurable).
+//! Is a question about the Catholic faith, religion or morals? A scored,
+//! transparent classifier that needs no model and works in the ten languages
+//! served (English, Czech, Chinese, Bengali, Konkani, Latin, Italian, Spanish,
+//! Portuguese, French):
+//!
+//! - [`faith`]: a curated multilingual lexicon of Catholic and theological concepts;
+//! - [`requests`]: a lexicon of the kinds of request not served (recipes, code,
+//!   sport, weather, shopping, travel, devices, fitness, entertainment, trivia);
+//! - [`classify`]: both scores and the decision. A Bible reference is on topic; a
+//!   question is on topic when its faith score is at least [`MIN_FAITH`] and beats
+//!   the off-topic score by [`MARGIN`], or by [`MARGIN_CLEAR_REQUEST`] when the
+//!   question is clearly one of those requests (off-topic score ≥
+//!   [`CLEAR_REQUEST`]): "How do I bake sourdough bread for Easter?" names a feast
+//!   but asks for a recipe, and is refused; "Is it a sin to miss Mass for a football
+//!   match?" asks a moral question, and is answered.
+//!
+//! Measured on the labelled sets `tests/fixtures/topic_dev.json` and
+//! `topic_test.json` (see `tests/it/topic.rs`). Off-topic questions get a short,
+//! polite refusal ([`REFUSAL`], configurable).
+
+pub mod faith;
+pub mod normalize;
+pub mod requests;
 
 use crate::refs::verse_refs;
-use crate::text::{stem, words};
+use faith::{Concept, FAITH};
+use normalize::Normalized;
+use requests::REQUESTS;
 
-/// Word stems (see [`crate::text::stem`]) of religious, ecclesial and moral subjects.
-const LEXICON: &[&str] = &[
-    // God, Christ, the Trinity
-    "god",
-    "gods",
-    "jesus",
-    "christ",
-    "lord",
-    "trinity",
-    "trinitarian",
-    "holy",
-    "spirit",
-    "father",
-    "son",
-    "messiah",
-    "divine",
-    "divinity",
-    "incarnation",
-    "resurrection",
-    "ascension",
-    "cross",
-    "crucifixion",
-    "passion",
-    "redemption",
-    "redeemer",
-    "savior",
-    "saviour",
-    "salvation",
-    "creator",
-    "creation",
-    "providence",
-    "revelation",
-    "trinity",
-    "logos",
-    // Church, hierarchy, history
-    "church",
-    "churches",
-    "catholic",
-    "catholics",
-    "catholicism",
-    "christian",
-    "christians",
-    "christianity",
-    "pope",
-    "popes",
-    "papal",
-    "papacy",
-    "vatican",
-    "council",
-    "bishop",
-    "bishops",
-    "priest",
-    "priests",
-    "priesthood",
-    "deacon",
-    "clergy",
-    "cardinal",
-    "apostle",
-    "apostles",
-    "apostolic",
-    "disciple",
-    "disciples",
-    "magisterium",
-    "encyclical",
-    "encyclicals",
-    "dogma",
-    "dogmatic",
-    "doctrine",
-    "doctrines",
-    "heresy",
-    "heresies",
-    "heretic",
-    "schism",
-    "orthodox",
-    "protestant",
-    "protestants",
-    "reformation",
-    "luther",
-    "arian",
-    "arianism",
-    "gnostic",
-    "pelagian",
-    "monk",
-    "monks",
-    "nun",
-    "nuns",
-    "monastery",
-    "monastic",
-    "religious",
-    "religion",
-    "religions",
-    "saint",
-    "saints",
-    "st",
-    "sts",
-    "blessed",
-    "ephrem",
-    "dominic",
-    "francis",
-    "boniface",
-    "martyr",
-    "martyrs",
-    "martyrdom",
-    "canonization",
-    "pilgrim",
-    "pilgrimage",
-    "crusade",
-    "crusades",
-    "inquisition",
-    "jesuit",
-    "franciscan",
-    "dominican",
-    "benedictine",
-    "augustine",
-    "aquinas",
-    "jerome",
-    "ambrose",
-    "chrysostom",
-    "athanasius",
-    "ignatius",
-    "irenaeus",
-    "tertullian",
-    "origen",
-    "cyprian",
-    "gregory",
-    "basil",
-    "leo",
-    "pius",
-    "benedict",
-    "fathers",
-    "patristic",
-    "theology",
-    "theological",
-    "theologian",
-    "catechism",
-    "catechesis",
-    "creed",
-    "creeds",
-    "nicene",
-    "liturgy",
-    "liturgical",
-    "mass",
-    "masses",
-    "rite",
-    "rites",
-    "ritual",
-    "parish",
-    "diocese",
-    "jewish",
-    "judaism",
-    "israel",
-    "islam",
-    "muslim",
-    "buddhism",
-    "hindu",
-    "pagan",
-    "paganism",
-    "idol",
-    "idolatry",
-    "atheism",
-    "atheist",
-    "agnostic",
-    "secularism",
-    "modernism",
-    "liberalism",
-    "socialism",
-    "communism",
-    "freemasonry",
-    "masonic",
-    // Scripture
-    "bible",
-    "biblical",
-    "scripture",
-    "scriptures",
-    "gospel",
-    "gospels",
-    "testament",
-    "psalm",
-    "psalms",
-    "prophet",
-    "prophets",
-    "prophecy",
-    "parable",
-    "parables",
-    "genesis",
-    "exodus",
-    "moses",
-    "abraham",
-    "david",
-    "solomon",
-    "isaiah",
-    "paul",
-    "peter",
-    "john",
-    "matthew",
-    "luke",
-    "apocalypse",
-    "vulgate",
-    "douay",
-    "verse",
-    "verses",
-    "commandment",
-    "commandments",
-    "beatitude",
-    "beatitudes",
-    "covenant",
-    "adam",
-    "eve",
-    "noah",
-    "eden",
-    // Sacraments, worship, prayer
-    "sacrament",
-    "sacraments",
-    "sacramental",
-    "baptism",
-    "baptize",
-    "baptized",
-    "confirmation",
-    "eucharist",
-    "eucharistic",
-    "communion",
-    "confession",
-    "penance",
-    "reconciliation",
-    "absolution",
-    "anointing",
-    "unction",
-    "ordination",
-    "ordained",
-    "matrimony",
-    "marriage",
-    "married",
-    "wedding",
-    "annulment",
-    "celibacy",
-    "prayer",
-    "prayers",
-    "pray",
-    "praying",
-    "rosary",
-    "worship",
-    "adoration",
-    "devotion",
-    "devotions",
-    "novena",
-    "fasting",
-    "lent",
-    "advent",
-    "easter",
-    "christmas",
-    "pentecost",
-    "feast",
-    "sabbath",
-    "sunday",
-    "blessing",
-    "consecration",
-    "transubstantiation",
-    "altar",
-    "tabernacle",
-    "relic",
-    "relics",
-    "icon",
-    "icons",
-    "indulgence",
-    "indulgences",
-    "scapular",
-    "meditation",
-    "contemplation",
-    "mystic",
-    "mysticism",
-    "hymn",
-    "angelus",
-    "hail",
-    "vocation",
-    // Mary and the last things
-    "mary",
-    "marian",
-    "virgin",
-    "immaculate",
-    "assumption",
-    "annunciation",
-    "theotokos",
-    "angel",
-    "angels",
-    "demon",
-    "demons",
-    "devil",
-    "satan",
-    "exorcism",
-    "heaven",
-    "hell",
-    "purgatory",
-    "limbo",
-    "soul",
-    "souls",
-    "afterlife",
-    "judgment",
-    "judgement",
-    "eternal",
-    "eternity",
-    "immortality",
-    "resurrection",
-    "rapture",
-    "antichrist",
-    "miracle",
-    "miracles",
-    "apparition",
-    // Grace, faith, virtue, morals
-    "grace",
-    "faith",
-    "belief",
-    "hope",
-    "charity",
-    "love",
-    "virtue",
-    "virtues",
-    "vice",
-    "vices",
-    "sin",
-    "sins",
-    "sinful",
-    "sinner",
-    "sinners",
-    "mortal",
-    "venial",
-    "original",
-    "forgiveness",
-    "forgive",
-    "mercy",
-    "repentance",
-    "repent",
-    "conversion",
-    "justification",
-    "sanctification",
-    "holiness",
-    "righteousness",
-    "predestination",
-    "conscience",
-    "moral",
-    "morality",
-    "morals",
-    "ethics",
-    "ethical",
-    "immoral",
-    "evil",
-    "good",
-    "goodness",
-    "wrong",
-    "right",
-    "rights",
-    "justice",
-    "injustice",
-    "law",
-    "natural",
-    "dignity",
-    "lie",
-    "lying",
-    "lies",
-    "truth",
-    "honesty",
-    "steal",
-    "stealing",
-    "theft",
-    "murder",
-    "kill",
-    "killing",
-    "abortion",
-    "contraception",
-    "euthanasia",
-    "suicide",
-    "divorce",
-    "adultery",
-    "chastity",
-    "lust",
-    "purity",
-    "sexual",
-    "sexuality",
-    "homosexuality",
-    "fornication",
-    "pornography",
-    "greed",
-    "pride",
-    "humility",
-    "envy",
-    "anger",
-    "wrath",
-    "gluttony",
-    "sloth",
-    "avarice",
-    "usury",
-    "wealth",
-    "riches",
-    "poverty",
-    "poor",
-    "alms",
-    "almsgiving",
-    "wages",
-    "labour",
-    "labor",
-    "workers",
-    "property",
-    "slavery",
-    "war",
-    "peace",
-    "violence",
-    "death",
-    "penalty",
-    "punishment",
-    "suffering",
-    "obedience",
-    "authority",
-    "duty",
-    "duties",
-    "family",
-    "parents",
-    "children",
-    "education",
-    "oath",
-    "vow",
-    "vows",
-    "blasphemy",
-    "sacrilege",
-    "superstition",
-    "magic",
-    "witchcraft",
-    "astrology",
-    "divination",
-    "temptation",
-    "sacrifice",
-    "meaning",
-    "life",
-    "purpose",
-    "afterlife",
-    "creation",
-    "evolution",
-    "meaning",
-    "spiritual",
-    "spirituality",
-    "clergy",
-    "tithe",
-    "tithing",
-    "charity",
-    "neighbour",
-    "neighbor",
-    "enemy",
-    "enemies",
-    "forgiving",
-    "virginity",
-    "modesty",
-    "gossip",
-    "detraction",
-    "calumny",
-    "revenge",
-    "hatred",
-];
+/// Least faith score for a question to be on topic (one strong term).
+pub const MIN_FAITH: u32 = 2;
+/// How much the faith score must exceed the off-topic score.
+pub const MARGIN: u32 = 1;
+/// Off-topic score from which a question is clearly a request not served.
+pub const CLEAR_REQUEST: u32 = 3;
+/// The margin needed against such a request.
+pub const MARGIN_CLEAR_REQUEST: u32 = 2;
+/// Most a single concept contributes.
+const CONCEPT_CAP: u32 = 3;
 
-/// True when `question` names a subject of faith, religion or morals.
-pub fn is_on_topic(question: &str) -> bool {
-    if !verse_refs(question).is_empty() {
-        return true;
-    }
-    let stems: Vec<String> = LEXICON.iter().map(|w| stem(w)).collect();
-    words(question).iter().any(|w| {
-        // Short words must match exactly ("sin", "god"); longer ones by stem.
-        LEXICON.contains(&w.as_str()) || (w.chars().count() > 4 && stems.contains(&stem(w)))
-    })
+/// The scores behind a decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicScore {
+    /// Sum over the faith concepts named.
+    pub faith: u32,
+    /// Sum over the off-topic request types named.
+    pub off_topic: u32,
+    /// The question cites a Bible verse.
+    pub bible_reference: bool,
+    /// Names of the concepts that matched (faith first, then requests), for logs.
+    pub matched: Vec<&'static str>,
 }
 
-/// Phrases typical of attempts to override the rules (logged; the pipeline
-/// never lets question or passage text act as instructions either way).
-pub fn looks_like_injection(text: &str) -> bool {
-    let t = text.to_lowercase();
-    [
-        "ignore previous",
-        "ignore all previous",
-        "ignore the above",
-        "ignore your instructions",
-        "disregard previous",
-        "disregard the above",
-        "system prompt",
-        "you are now",
-        "new instructions",
-        "act as",
-        "jailbreak",
-        "developer mode",
-    ]
-    .iter()
-    .any(|p| t.contains(p))
+impl TopicScore {
+    /// The decision: see the module docs.
+    pub fn on_topic(&self) -> bool {
+        if self.bible_reference {
+            return true;
+        }
+        let margin = if self.off_topic >= CLEAR_REQUEST {
+            MARGIN_CLEAR_REQUEST
+        } else {
+            MARGIN
+        };
+        self.faith >= MIN_FAITH && self.faith >= self.off_topic + margin
+    }
+}
+
+/// Sum of the concept scores of `lexicon` in `q`, and the names of those matched.
+fn score(q: &Normalized, lexicon: &[Concept], matched: &mut Vec<&'static str>) -> u32 {
+    let mut total = 0;
+    for c in lexicon {
+        let s: u32 = c
+            .terms
+            .iter()
+            .filter(|(t, _)| q.has(t))
+            .map(|(_, w)| u32::from(*w))
+            .sum();
+        if s > 0 {
+            matched.push(c.name);
+            total += s.min(CONCEPT_CAP);
+        }
+    }
+    total
+}
+
+/// Score a question.
+pub fn classify(question: &str) -> TopicScore {
+    let q = Normalized::new(question);
+    let mut matched = Vec::new();
+    let faith = score(&q, FAITH, &mut matched);
+    let off_topic = score(&q, REQUESTS, &mut matched);
+    TopicScore {
+        faith,
+        off_topic,
+        bible_reference: !verse_refs(question).is_empty(),
+        matched,
+    }
+}
+
+/// True when `question` is about faith, religion or morals (see [`classify`]).
+pub fn is_on_topic(question: &str) -> bool {
+    classify(question).on_topic()
 }
 
 /// The default refusal for an off-topic question.
@@ -517,17 +124,37 @@ mod tests {
             "What is the just wage according to Leo XIII?",
             "Can a divorced person receive communion?",
             "Who was St. Ephrem the Syrian?",
+            "Co učí církev o milosti?",
+            "教会关于恩典的教导是什么？",
+            "Che cosa insegna la Chiesa sulla grazia?",
         ] {
-            assert!(is_on_topic(q), "{q}");
+            assert!(is_on_topic(q), "{q}: {:?}", classify(q));
         }
         for q in [
             "What is the best recipe for lasagna?",
+            "What is a good recipe for lasagna?",
+            "How do I bake sourdough bread for Easter?",
             "How do I change the oil in my car?",
             "Who won the football world cup in 2018?",
             "Write a Python function that sorts a list",
             "What is the capital of Australia?",
         ] {
-            assert!(!is_on_topic(q), "{q}");
+            assert!(!is_on_topic(q), "{q}: {:?}", classify(q));
+        }
+    }
+
+    #[test]
+    fn lexicon_terms_are_folded_and_unique() {
+        for lexicon in [FAITH, REQUESTS] {
+            let mut seen = std::collections::HashSet::new();
+            for c in lexicon {
+                for (t, w) in c.terms {
+                    let bare = t.trim_end_matches('*');
+                    assert_eq!(normalize::fold(bare), bare, "not folded: {t}");
+                    assert!((1..=3).contains(w), "{t}");
+                    assert!(seen.insert(*t), "twice: {t}");
+                }
+            }
         }
     }
 }

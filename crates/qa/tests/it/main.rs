@@ -2,6 +2,7 @@
 //! - `extractive`: the default backend end to end on real passages (fixture), integrity, references;
 //! - `openai`: the chat-completions backend against a local fake server;
 //! - `guard`: off-topic, injection and oversized questions;
+//! - `topic`: the on-topic classifier on the labelled dev and held-out sets;
 //! - `local` (feature `local`): the GGUF backend, when `ECCLESIA_TEST_GGUF` names a model.
 
 mod extractive;
@@ -10,6 +11,7 @@ mod guard;
 #[cfg(feature = "local")]
 mod local;
 mod openai;
+mod topic;
 
 use ecclesia_qa::{citation_problems, Answer, MemoryRetriever, Passage};
 

@@ -1,0 +1,138 @@
+//! The form questions and lexicon terms are compared in: lowercase, accents of
+//! Latin letters removed (`církev` → `cirkev`, `grâce` → `grace`), other scripts kept
+//! as written (Chinese, Bengali, Devanagari), words separated by single spaces.
+//!
+//! A lexicon term is matched in one of four ways, read from its spelling:
+//! - a term with a Han (CJK) character: as a substring (Chinese has no spaces);
+//! - a term with a space: as a phrase of whole words;
+//! - a term ending in `*`: as the beginning of a word (`peccat*` matches
+//!   `peccato`, `peccati`, `peccatum`), for inflected languages;
+//! - any other term: as a whole word.
+
+use unicode_normalization::char::{decompose_canonical, is_combining_mark};
+
+/// A question in comparable form.
+#[derive(Debug, Clone)]
+pub struct Normalized {
+    /// The folded text with a space at each end (`" co uci cirkev o milosti "`).
+    padded: String,
+    /// Its words.
+    words: Vec<String>,
+}
+
+/// Fold one character: Latin letters lose their accents; others are kept.
+fn fold_char(c: char, out: &mut String) {
+    match c {
+        'ł' | 'Ł' => out.push('l'),
+        'ø' | 'Ø' => out.push('o'),
+        'ß' => out.push_str("ss"),
+        'æ' | 'Æ' => out.push_str("ae"),
+        'œ' | 'Œ' => out.push_str("oe"),
+        'đ' | 'Đ' => out.push('d'),
+        '’' | 'ʼ' | '‘' => out.push('\''),
+        c if (c as u32) < 0x0250 || (0x1E00..0x1F00).contains(&(c as u32)) => {
+            let mut base = None;
+            decompose_canonical(c, |d| {
+                if base.is_none() && !is_combining_mark(d) {
+                    base = Some(d);
+                }
+            });
+            for l in base.unwrap_or(c).to_lowercase() {
+                out.push(l);
+            }
+        }
+        c => {
+            for l in c.to_lowercase() {
+                out.push(l);
+            }
+        }
+    }
+}
+
+/// True for characters that are part of a word (letters, digits, the vowel signs
+/// and other marks of Indic scripts, which are not alphanumeric in Unicode).
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || is_combining_mark(c)
+}
+
+/// True for Han characters (Chinese).
+pub fn is_han(c: char) -> bool {
+    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
+}
+
+/// Folded form of `s`: see the module docs.
+pub fn fold(s: &str) -> String {
+    let mut folded = String::with_capacity(s.len());
+    for c in s.chars() {
+        fold_char(c, &mut folded);
+    }
+    let mut out = String::with_capacity(folded.len());
+    let mut gap = false;
+    for c in folded.chars() {
+        if is_word_char(c) {
+            if gap && !out.is_empty() {
+                out.push(' ');
+            }
+            gap = false;
+            out.push(c);
+        } else {
+            // an apostrophe joins nothing: "cos'è" → "cos e", "l'église" → "l eglise"
+            gap = true;
+        }
+    }
+    out
+}
+
+impl Normalized {
+    /// Normalize a question.
+    pub fn new(question: &str) -> Self {
+        let folded = fold(question);
+        let words = folded.split(' ').map(str::to_string).collect();
+        Normalized {
+            padded: format!(" {folded} "),
+            words,
+        }
+    }
+
+    /// Whether `term` (already folded; see the module docs) occurs.
+    pub fn has(&self, term: &str) -> bool {
+        if term.chars().any(is_han) {
+            return self.padded.contains(term);
+        }
+        if term.contains(' ') {
+            return self.padded.contains(&format!(" {term} "));
+        }
+        match term.strip_suffix('*') {
+            Some(stem) => self.words.iter().any(|w| w.starts_with(stem)),
+            None => self.words.iter().any(|w| w == term),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_latin_keeps_other_scripts() {
+        assert_eq!(fold("Co učí církev o milosti?"), "co uci cirkev o milosti");
+        assert_eq!(fold("Che cos'è la grazia?"), "che cos e la grazia");
+        assert_eq!(
+            fold("教会关于恩典的教导是什么？"),
+            "教会关于恩典的教导是什么"
+        );
+        assert_eq!(fold("গির্জা কী শিক্ষা দেয়?"), "গির্জা কী শিক্ষা দেয়");
+        assert_eq!(fold("Qu'est-ce que le péché?"), "qu est ce que le peche");
+    }
+
+    #[test]
+    fn four_ways_of_matching() {
+        let n = Normalized::new("Quid docet Ecclesia de peccato originali? 恩典");
+        assert!(n.has("peccat*"));
+        assert!(n.has("ecclesia"));
+        assert!(n.has("peccato originali"));
+        assert!(n.has("恩典"));
+        assert!(!n.has("eccl"));
+        assert!(!n.has("docet ecclesia de gratia"));
+    }
+}

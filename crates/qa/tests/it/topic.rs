@@ -1,0 +1,141 @@
+//! The on-topic classifier on the labelled question sets: `topic_dev.json` (the
+//! lexicons were tuned on it) and `topic_test.json` (held out, committed before
+//! the classifier was written). Prints precision and recall of both decisions
+//! (answered = on topic, refused = off topic) per set, and every miss.
+
+use ecclesia_qa::classify;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Labelled {
+    q: String,
+    lang: String,
+    on_topic: bool,
+    kind: String,
+}
+
+/// Precision and recall of the "answered" and the "refused" decisions.
+#[derive(Debug)]
+struct Figures {
+    answered_precision: f64,
+    answered_recall: f64,
+    refused_precision: f64,
+    refused_recall: f64,
+    misses: usize,
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        1.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+fn measure(name: &str, raw: &str) -> Figures {
+    let set: Vec<Labelled> = serde_json::from_str(raw).expect("labelled set parses");
+    let (mut tp, mut fp, mut tn, mut fneg) = (0, 0, 0, 0);
+    for l in &set {
+        let s = classify(&l.q);
+        let on = s.on_topic();
+        match (on, l.on_topic) {
+            (true, true) => tp += 1,
+            (true, false) => fp += 1,
+            (false, false) => tn += 1,
+            (false, true) => fneg += 1,
+        }
+        if on != l.on_topic {
+            eprintln!(
+                "{name}: MISS [{} {}] {:?} → {} (faith {}, off {}, {:?})",
+                l.lang,
+                l.kind,
+                l.q,
+                if on { "answered" } else { "refused" },
+                s.faith,
+                s.off_topic,
+                s.matched
+            );
+        }
+    }
+    let f = Figures {
+        answered_precision: ratio(tp, tp + fp),
+        answered_recall: ratio(tp, tp + fneg),
+        refused_precision: ratio(tn, tn + fneg),
+        refused_recall: ratio(tn, tn + fp),
+        misses: fp + fneg,
+    };
+    let on = set.iter().filter(|l| l.on_topic).count();
+    eprintln!(
+        "{name}: {} questions ({on} on topic, {} off): on-topic precision {:.3} recall {:.3}; \
+         refusal precision {:.3} recall {:.3}",
+        set.len(),
+        set.len() - on,
+        f.answered_precision,
+        f.answered_recall,
+        f.refused_precision,
+        f.refused_recall
+    );
+    let mut langs: Vec<&str> = set.iter().map(|l| l.lang.as_str()).collect();
+    langs.sort_unstable();
+    langs.dedup();
+    for lang in langs {
+        let of: Vec<&Labelled> = set
+            .iter()
+            .filter(|l| l.lang == lang && l.on_topic)
+            .collect();
+        let ok = of.iter().filter(|l| classify(&l.q).on_topic()).count();
+        eprintln!("{name}:   {lang}: on-topic answered {ok}/{}", of.len());
+    }
+    f
+}
+
+#[test]
+fn sets_are_large_and_balanced() {
+    for raw in [
+        include_str!("../fixtures/topic_dev.json"),
+        include_str!("../fixtures/topic_test.json"),
+    ] {
+        let set: Vec<Labelled> = serde_json::from_str(raw).expect("parses");
+        let on = set.iter().filter(|l| l.on_topic).count();
+        assert!(set.len() >= 100 && on * 2 >= set.len() - 12 && on * 2 <= set.len() + 12);
+        for lang in ["en", "cs", "zh", "bn", "kok", "la", "it", "es", "pt", "fr"] {
+            assert!(
+                set.iter().any(|l| l.on_topic && l.lang == lang),
+                "no on-topic {lang}"
+            );
+        }
+        assert!(set.iter().filter(|l| l.kind == "mix").count() >= 10);
+    }
+}
+
+#[test]
+fn classifier_on_dev_set() {
+    let f = measure("dev", include_str!("../fixtures/topic_dev.json"));
+    // measured: 1.000 on all four, no miss
+    assert!(
+        f.answered_precision >= 0.97 && f.answered_recall >= 0.97,
+        "{f:?}"
+    );
+    assert!(
+        f.refused_precision >= 0.97 && f.refused_recall >= 0.97,
+        "{f:?}"
+    );
+    assert!(f.misses <= 3, "{f:?}");
+}
+
+#[test]
+fn classifier_on_held_out_set() {
+    let f = measure("held-out", include_str!("../fixtures/topic_test.json"));
+    // measured: answered precision 0.966, recall 1.000; refused precision 1.000,
+    // recall 0.964 (two mixes answered: "hot cross buns for Good Friday", "the best
+    // hotel near St. Peter's Basilica"); not tuned on, so not fixed here
+    assert!(
+        f.answered_precision >= 0.95 && f.answered_recall >= 0.98,
+        "{f:?}"
+    );
+    assert!(
+        f.refused_precision >= 0.98 && f.refused_recall >= 0.95,
+        "{f:?}"
+    );
+    assert!(f.misses <= 3, "{f:?}");
+}
