@@ -5,6 +5,9 @@
 //! [`Artifact`]s, the two streaming events, the [`AgentCard`], the method
 //! parameters and the JSON-RPC envelope.
 //!
+//! A2A 1.0 lives in [`v1`], beside these 0.3 types, with conversions between
+//! the two.
+//!
 //! Input is read leniently where the specification allows it (unknown fields
 //! are ignored, optional fields may be absent or `null`); output is exact
 //! (camelCase names, `kind` discriminators, optional fields omitted when empty).
@@ -22,6 +25,9 @@
 mod card;
 mod jsonrpc;
 mod task;
+/// A2A 1.0 (ProtoJSON shapes, PascalCase methods), its version routing and
+/// its conversions to and from the 0.3 types above.
+pub mod v1;
 
 pub use card::{
     AgentCapabilities, AgentCard, AgentExtension, AgentInterface, AgentProvider, AgentSkill,
