@@ -1,6 +1,5 @@
 //! What can go wrong reading a date phrase.
 
-use super::reader::quoted;
 use super::ACCEPTED_FORMS;
 use crate::error::LiturgyError;
 
@@ -54,4 +53,23 @@ impl From<PhraseError> for LiturgyError {
     fn from(e: PhraseError) -> Self {
         LiturgyError::BadPhrase(format!("{e}; {ACCEPTED_FORMS}"))
     }
+}
+
+/// `s` in double quotes, with quotes, backslashes and control characters
+/// escaped (other scripts are left as they are, unlike `{:?}`).
+pub fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push_str(&c.escape_default().to_string()),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }

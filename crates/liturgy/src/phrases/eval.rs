@@ -36,7 +36,9 @@ fn floating(e: &Expr) -> Option<Pick> {
         Expr::Named {
             year: None, pick, ..
         } => Some(*pick),
-        Expr::DayMonth { year: None, .. } => Some(Pick::Coming),
+        Expr::DayMonth { year: None, .. } | Expr::NthWeekday { year: None, .. } => {
+            Some(Pick::Coming)
+        }
         Expr::Shift { base, .. } | Expr::WeekdayFrom { base, .. } | Expr::Check { base, .. } => {
             floating(base)
         }
@@ -101,6 +103,9 @@ impl Context<'_> {
                     .ok_or_else(|| format!("{y}-{month:02}-{day:02} does not exist"))
             }
             Expr::Weekday { wd, how } => self.weekday(*wd, *how),
+            Expr::NthWeekday { n, wd, month, year } => {
+                nth_weekday(need_year(*year)?, *month, *wd, *n)
+            }
             Expr::Named {
                 day, year, weekday, ..
             } => {
@@ -163,6 +168,27 @@ impl Context<'_> {
         };
         add_days(self.today, days)
     }
+}
+
+/// The n-th weekday `wd` of a month (n = -1: the last).
+fn nth_weekday(y: i32, month: u32, wd: u32, n: i32) -> Result<NaiveDate, String> {
+    let first = NaiveDate::from_ymd_opt(y, month, 1).ok_or("the date is out of range")?;
+    let days: Vec<NaiveDate> = first
+        .iter_days()
+        .take_while(|d| d.month() == month)
+        .filter(|d| d.weekday().num_days_from_monday() == wd)
+        .collect();
+    let pick = if n < 0 {
+        days.last()
+    } else {
+        usize::try_from(n - 1).ok().and_then(|i| days.get(i))
+    };
+    pick.copied().ok_or_else(|| {
+        format!(
+            "{y}-{month:02} has no {n}th {}",
+            WEEKDAY_NAMES[wd as usize % 7]
+        )
+    })
 }
 
 fn check_weekday(d: NaiveDate, wd: u32) -> Result<NaiveDate, String> {

@@ -78,6 +78,18 @@ pub enum Expr {
         /// A weekday the day must fall on ("Pentecost Sunday").
         weekday: Option<u32>,
     },
+    /// The n-th (or, with n = -1, the last) weekday of a month: "the first
+    /// Sunday of December", "the last Friday in May 2027".
+    NthWeekday {
+        /// 1..=5, or -1 for the last.
+        n: i32,
+        /// 0 = Monday.
+        wd: u32,
+        /// Month.
+        month: u32,
+        /// Year, if given.
+        year: Option<Year>,
+    },
     /// A base plus a length of time.
     Shift {
         /// From.
@@ -123,6 +135,28 @@ fn point(t: &[Tok]) -> Vec<Expr> {
     out.extend(weekday(t));
     out.extend(day_month(t));
     out.extend(named(t));
+    out.extend(nth_weekday(t));
+    out
+}
+
+fn nth_weekday(t: &[Tok]) -> Vec<Expr> {
+    let mut out = Vec::new();
+    for (core, year) in year_splits(t) {
+        let found = match core {
+            [Tok::Ord(n), Tok::Wd(w), Tok::Month(m)]
+            | [Tok::Ord(n), Tok::Wd(w), Tok::In, Tok::Month(m)]
+                if (1..=5).contains(n) =>
+            {
+                Some((*n as i32, *w, *m))
+            }
+            [Tok::Last, Tok::Wd(w), Tok::Month(m)]
+            | [Tok::Last, Tok::Wd(w), Tok::In, Tok::Month(m)] => Some((-1, *w, *m)),
+            _ => None,
+        };
+        if let Some((n, wd, month)) = found {
+            out.push(Expr::NthWeekday { n, wd, month, year });
+        }
+    }
     out
 }
 
@@ -166,6 +200,13 @@ fn relative_year(t: &[Tok]) -> Option<i64> {
 fn year_splits(t: &[Tok]) -> Vec<(&[Tok], Option<Year>)> {
     let mut out = vec![(t, None)];
     let abs = |n: &u32| year(*n).map(Year::Abs);
+    match t {
+        [rest @ .., Tok::In, Tok::Unit(Unit::Months(12)), Tok::Num(n)]
+        | [rest @ .., Tok::Unit(Unit::Months(12)), Tok::Num(n)] => {
+            out.extend(abs(n).map(|y| (rest, Some(y))))
+        }
+        _ => {}
+    }
     match t {
         [rest @ .., Tok::In, Tok::Num(n)] | [Tok::Num(n), Tok::YearMark, rest @ ..] => {
             out.extend(abs(n).map(|y| (rest, Some(y))))
@@ -220,6 +261,22 @@ fn named(t: &[Tok]) -> Vec<Expr> {
             [Tok::This, rest @ ..] => vec![(rest, Pick::Coming)],
             _ => vec![(core, Pick::Coming)],
         };
+        if let [Tok::Last, Tok::Wd(6), Tok::Season(p @ ("Advent" | "OrdSunday"), _)]
+        | [Tok::Last, Tok::Wd(6), Tok::In, Tok::Season(p @ ("Advent" | "OrdSunday"), _)] = core
+        {
+            // The 34th Sunday in Ordinary Time is Christ the King.
+            let key = if *p == "Advent" {
+                "Advent4"
+            } else {
+                "ChristKing"
+            };
+            out.push(Expr::Named {
+                day: NamedDay::key(key),
+                year,
+                pick: Pick::Coming,
+                weekday: None,
+            });
+        }
         for (core, pick) in picks {
             if year.is_some() && pick != Pick::Coming {
                 continue;
@@ -244,6 +301,7 @@ fn named_core(t: &[Tok]) -> Option<(NamedDay, Option<u32>)> {
         [Tok::Day(d), Tok::Wd(w)] => Some((d.clone(), Some(*w))),
         [Tok::Ord(n), Tok::Wd(6), Tok::Season(p, max)]
         | [Tok::Ord(n), Tok::Wd(6), Tok::In, Tok::Season(p, max)]
+        | [Tok::Wd(6), Tok::Ord(n), Tok::Season(p, max)]
             if (1..=*max).contains(n) =>
         {
             let key = if *p == "Easter" && *n == 1 {

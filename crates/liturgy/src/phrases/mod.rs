@@ -18,11 +18,13 @@ mod lexicon;
 mod names;
 mod numeric;
 mod reader;
+mod saints;
 mod words;
 
 pub use error::{PhraseError, MAX_CHARS};
-pub use names::{find_key, NAME_TITLES};
+pub use names::find_key;
 pub use reader::resolve;
+pub use saints::NAME_TITLES;
 pub use words::FILLERS;
 
 use chrono::Weekday;

@@ -2,12 +2,13 @@
 //! readings, the grammar, evaluation, and the error when it does not come
 //! to exactly one day.
 
-use super::error::{PhraseError, MAX_CHARS};
+use super::error::{quoted, PhraseError, MAX_CHARS};
 use super::eval::Context;
 use super::grammar;
 use super::lexer::{lex, Lexeme};
 use super::lexicon::Tok;
-use super::names::{match_name, NamedDay, NAME_TITLES};
+use super::names::NamedDay;
+use super::saints::{match_name, NAME_TITLES};
 use crate::calendar::{CalendarData, CalendarSpec};
 use crate::error::LiturgyError;
 use chrono::NaiveDate;
@@ -195,23 +196,4 @@ fn not_understood(phrase: &str, lexemes: &[Lexeme]) -> PhraseError {
         phrase: phrase.to_string(),
         detail,
     }
-}
-
-/// `s` in double quotes, with quotes, backslashes and control characters
-/// escaped (other scripts are left as they are, unlike `{:?}`).
-pub fn quoted(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => out.push_str(&c.escape_default().to_string()),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

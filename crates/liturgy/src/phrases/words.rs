@@ -102,6 +102,7 @@ pub const FILLERS: &[&str] = &[
     "est",
     // Czech
     "na",
+    "ve",
     "cteni",
     "mse",
     "prosim",
@@ -189,6 +190,7 @@ const UNITS: &[(&str, Unit)] = &[
     ("mesice", Unit::Months(1)),
     ("mesicu", Unit::Months(1)),
     ("rok", Unit::Months(12)),
+    ("roce", Unit::Months(12)),
     ("roky", Unit::Months(12)),
     ("let", Unit::Months(12)),
     ("dies", Unit::Days(1)),
@@ -433,13 +435,17 @@ const COMPOUNDS: &[(&str, &[Tok])] = &[
     ("months time", &[Tok::Unit(Unit::Months(1))]),
     ("month's time", &[Tok::Unit(Unit::Months(1))]),
     // Bengali পরশু is both the day after tomorrow and the day before yesterday.
+    ("আগামী সপ্তাহের", &[Tok::Week(1)]),
+    ("গত সপ্তাহের", &[Tok::Week(-1)]),
+    ("এই সপ্তাহের", &[Tok::Week(0)]),
     ("পরশু", &[Tok::Rel(2)]),
     ("পরশু", &[Tok::Rel(-2)]),
 ];
 
 /// Words with a second, filler reading ("a" in "a week" is one; in
-/// Portuguese "a próxima segunda" it is an article; "en", "em": in / on).
-const ALSO_FILLERS: &[&str] = &["a", "an", "en", "em"];
+/// Portuguese "a próxima segunda" it is an article; "en", "em": in / on;
+/// Czech "v" (on, in) is also the Roman numeral five).
+const ALSO_FILLERS: &[&str] = &["a", "an", "en", "em", "v"];
 
 /// Phrases that usually mean another length than they say: both readings
 /// are kept, so the phrase is reported as ambiguous.
@@ -706,6 +712,18 @@ fn english_numbers() -> Vec<(String, Tok)> {
     out
 }
 
+/// Roman numerals I–XXXIV, as ordinals ("Dominica III Adventus").
+fn roman_numerals() -> Vec<(String, Tok)> {
+    const TENS: [&str; 4] = ["", "x", "xx", "xxx"];
+    const UNITS: [&str; 10] = ["", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"];
+    (1..=34u32)
+        .map(|n| {
+            let s = format!("{}{}", TENS[(n / 10) as usize], UNITS[(n % 10) as usize]);
+            (s, Tok::Ord(n))
+        })
+        .collect()
+}
+
 /// Chinese weekday-of-a-calendar-week forms: 下周日, 上星期三, 这个礼拜五 …
 fn chinese_weeks() -> Vec<(String, Vec<Tok>)> {
     const REL: [(&str, i64); 5] = [("下", 1), ("上", -1), ("这", 0), ("這", 0), ("本", 0)];
@@ -741,6 +759,7 @@ pub fn all_entries() -> Vec<(String, Vec<Tok>)> {
     out.extend(CARDINALS.iter().map(|(s, n)| one(s, Tok::Num(*n))));
     out.extend(ORDINALS.iter().map(|(s, n)| one(s, Tok::Ord(*n))));
     out.extend(english_numbers().into_iter().map(|(s, t)| (s, vec![t])));
+    out.extend(roman_numerals().into_iter().map(|(s, t)| (s, vec![t])));
     out.extend(ALSO_FILLERS.iter().map(|s| (s.to_string(), Vec::new())));
     for (s, literal, meant) in IDIOMS {
         out.push((
