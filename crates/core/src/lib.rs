@@ -29,11 +29,13 @@
 //! ```
 #![deny(missing_docs)]
 
+mod feed;
 mod ingest;
 mod request;
 mod skill;
 mod store;
 
+pub use feed::Feed;
 pub use ingest::{
     IngestContext, IngestError, IngestReport, Ingester, NoProgress, Progress, ProgressFactory,
     SourceInfo,

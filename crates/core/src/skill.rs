@@ -158,6 +158,7 @@ pub trait Skill: Send + Sync + 'static {
 pub struct SkillRegistry {
     skills: BTreeMap<String, Arc<dyn Skill>>,
     order: Vec<String>,
+    feeds: Vec<Arc<dyn crate::feed::Feed>>,
 }
 
 impl SkillRegistry {
@@ -198,6 +199,18 @@ impl SkillRegistry {
     /// True when no skill is registered.
     pub fn is_empty(&self) -> bool {
         self.order.is_empty()
+    }
+
+    /// Register a document served by `GET` (a second one at the same path replaces the first).
+    pub fn register_feed(&mut self, feed: impl crate::feed::Feed) -> &mut Self {
+        self.feeds.retain(|f| f.path() != feed.path());
+        self.feeds.push(Arc::new(feed));
+        self
+    }
+
+    /// The documents served by `GET`.
+    pub fn feeds(&self) -> &[Arc<dyn crate::feed::Feed>] {
+        &self.feeds
     }
 }
 

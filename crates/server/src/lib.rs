@@ -1,7 +1,8 @@
 //! The A2A v0.3.0 JSON-RPC server of Ecclesia.
 //!
 //! [`router`] builds the axum application from an [`AppState`]: the agent card,
-//! `POST /api/v1/a2a`, health, readiness and metrics. [`serve`] runs it on a
+//! `POST /api/v1/a2a`, health, readiness and metrics, and the `GET` feeds the skills
+//! register (`/calendar.ics`). [`serve`] runs it on a
 //! listener until a shutdown signal, then finishes in-flight requests and
 //! stops the background purge.
 //!
@@ -24,6 +25,7 @@ mod clock;
 mod config;
 mod conn;
 mod error;
+mod feeds;
 mod methods;
 mod metrics;
 mod queue;
@@ -43,7 +45,7 @@ pub use conn::{
 pub use metrics::Metrics;
 pub use queue::{Busy, Lane, LaneKind, LaneLimits, LaneStats, Lanes, Permit, Ticket};
 pub use ratelimit::{InMemoryLimiter, RateDecision, RateLimiter};
-pub use state::{AppState, RunningTasks};
+pub use state::{AppState, RunningTasks, Swappable};
 pub use store::{SqliteStore, StoreError, TaskRecord, TaskStore};
 
 /// Entry points for the fuzz targets in `fuzz/` (not a stable API).
@@ -90,7 +92,18 @@ use tokio::net::TcpListener;
 pub fn router(state: AppState) -> Router {
     use tower_http::catch_panic::CatchPanicLayer;
     use tower_http::trace::TraceLayer;
-    Router::new()
+    let feed_paths: Vec<&'static str> = state
+        .registry
+        .load()
+        .feeds()
+        .iter()
+        .map(|f| f.path())
+        .collect();
+    let mut routes = Router::new();
+    for path in feed_paths {
+        routes = routes.route(path, get(feeds::feed_handler));
+    }
+    routes
         .route("/.well-known/agent-card.json", get(card::card_handler))
         .route("/.well-known/agent.json", get(card::card_handler))
         .route("/api/v1/a2a", post(rpc::rpc_handler))

@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
+pub mod calendar_feed;
 pub mod corpus;
 pub mod directory;
 pub mod liturgy;

@@ -36,9 +36,13 @@ pub fn register(reg: &mut SkillRegistry, env: &SkillEnv) {
                 tracing::warn!("saints_of_the_day: no directory store, entries keep saint_id null");
             }
             reg.register(SaintsOfTheDay {
-                lit: shared,
+                lit: shared.clone(),
                 env: DateEnv::from(env),
                 dir,
+            });
+            reg.register_feed(crate::calendar_feed::CalendarFeed {
+                lit: shared,
+                env: DateEnv::from(env),
             });
         }
         Err(e) => tracing::warn!("liturgy skills not registered: {e}"),
@@ -77,13 +81,18 @@ impl From<&SkillEnv> for DateEnv {
 }
 
 impl DateEnv {
-    fn today(&self) -> chrono::NaiveDate {
+    /// The configured default calendar (`[liturgy] calendar`).
+    pub(crate) fn calendar(&self) -> Option<&str> {
+        self.calendar.as_deref()
+    }
+
+    pub(crate) fn today(&self) -> chrono::NaiveDate {
         self.today
             .unwrap_or_else(|| ecclesia_liturgy::clock::today_in(&self.timezone))
     }
 }
 
-fn map_err(e: LiturgyError) -> SkillError {
+pub(crate) fn map_err(e: LiturgyError) -> SkillError {
     if e.is_user_error() {
         SkillError::InvalidParams(e.to_string())
     } else {

@@ -3,6 +3,7 @@
 
 mod auth;
 mod connections;
+mod feeds;
 mod interop;
 mod jsonrpc;
 mod limits;

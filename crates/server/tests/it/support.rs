@@ -88,12 +88,40 @@ impl Skill for Chunky {
     }
 }
 
+/// A `GET` feed at `/letters.txt`: `?n=3` gives `abc`; `n` over 26 is a bad request.
+pub struct Letters;
+
+impl ecclesia_core::Feed for Letters {
+    fn path(&self) -> &'static str {
+        "/letters.txt"
+    }
+    fn content_type(&self) -> &'static str {
+        "text/plain; charset=utf-8"
+    }
+    fn render(
+        &self,
+        query: &std::collections::BTreeMap<String, String>,
+    ) -> Result<String, ecclesia_core::SkillError> {
+        let n: usize = query
+            .get("n")
+            .map_or(Ok(1), |v| v.parse())
+            .map_err(|_| ecclesia_core::SkillError::InvalidParams("n: expected a number".into()))?;
+        if n > 26 {
+            return Err(ecclesia_core::SkillError::InvalidParams(
+                "n: at most 26".into(),
+            ));
+        }
+        Ok(('a'..='z').take(n).collect())
+    }
+}
+
 pub fn registry() -> SkillRegistry {
     let mut r = SkillRegistry::default();
     r.register(Chunky)
         .register(Echo)
         .register(Slow)
         .register(Boom);
+    r.register_feed(Letters);
     r
 }
 
