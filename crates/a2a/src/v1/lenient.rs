@@ -83,7 +83,7 @@ pub(crate) fn proto_enum<'de, D: Deserializer<'de>>(
     };
     found.ok_or_else(|| {
         de::Error::custom(format!(
-            "invalid {type_name} {}: expected one of {}",
+            "invalid {type_name}: got {}, expected one of {}",
             describe(&v),
             names.join(", ")
         ))
