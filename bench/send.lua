@@ -10,6 +10,11 @@ if task then
 else
   wrk.body = '{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","role":"user","messageId":"m","parts":[{"kind":"text","text":"' .. query .. '"}],"metadata":{"skillId":"' .. skill .. '"}}}}'
 end
+-- DELAY_MS: pause of each connection between requests (bench/soak.sh sets it for a target rate).
+local delay_ms = tonumber(os.getenv("DELAY_MS") or "0")
+if delay_ms > 0 then
+  delay = function() return delay_ms end
+end
 done = function(summary, latency, requests)
   io.write(string.format("requests %d, errors %d, rps %.1f, p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
     summary.requests, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,

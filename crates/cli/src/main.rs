@@ -378,6 +378,22 @@ fn serve(args: ServeArgs, r: Resolved) -> Result<()> {
     let registry = ecclesia_skills::build_registry(&env);
     tracing::info!(skills = ?registry.ids(), "skills loaded");
     let state = AppState::open(config.clone(), registry, &r.store)?;
+    // A generation published by a later `ecclesia ingest` is picked up without a restart.
+    let served = std::sync::Mutex::new(env.generation.clone());
+    let check = move || {
+        let current = StoreLayout::new(&r.store).current();
+        let mut served = served.lock().unwrap_or_else(|e| e.into_inner());
+        if current.is_none() || current == *served {
+            return None;
+        }
+        tracing::info!(generation = ?current, "a new store generation was published: loading it");
+        *served = current.clone();
+        let env = SkillEnv {
+            generation: current,
+            ..env.clone()
+        };
+        Some(ecclesia_skills::build_registry(&env))
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -391,6 +407,7 @@ fn serve(args: ServeArgs, r: Resolved) -> Result<()> {
             anonymous = config.anonymous,
             "serving"
         );
+        let _reloader = state.spawn_reloader(Duration::from_secs(5), check);
         ecclesia_server::serve(listener, state, shutdown_signal()).await
     })
 }

@@ -65,7 +65,8 @@ pub fn agent_card(
 
 pub(crate) async fn card_handler(State(state): State<AppState>) -> impl IntoResponse {
     (
-        [(header::CACHE_CONTROL, "public, max-age=3600")],
-        axum::Json(state.card.as_ref().clone()),
+        // Short: the skills change when a new store generation is published.
+        [(header::CACHE_CONTROL, "public, max-age=60")],
+        axum::Json(state.card.load().as_ref().clone()),
     )
 }

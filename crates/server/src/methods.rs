@@ -317,14 +317,15 @@ async fn send(
         Ok(s) => s,
         Err(e) => return err(e, None, stream),
     };
-    let Some(skill) = state.registry.get(&skill_name).cloned() else {
+    let registry = state.registry.load();
+    let Some(skill) = registry.get(&skill_name).cloned() else {
         let shown: String = skill_name.chars().take(100).collect();
         return err(
             RpcError::invalid_params(format!(
                 "unknown skill {shown:?}; available skills: {}",
-                state.registry.ids().join(", ")
+                registry.ids().join(", ")
             ))
-            .with_data(serde_json::json!({"available_skills": state.registry.ids()})),
+            .with_data(serde_json::json!({"available_skills": registry.ids()})),
             None,
             stream,
         );

@@ -167,7 +167,7 @@ pub(crate) async fn metrics_handler(State(state): State<AppState>) -> impl IntoR
     } {
         extra.push(("ecclesia_task_store_bytes".into(), bytes as f64));
     }
-    for skill in state.registry.iter() {
+    for skill in state.registry.load().iter() {
         // Numbers become gauges; one level of nested objects is flattened
         // (`{"semantic": {"embedded": 5}}` → `…_semantic_embedded 5`).
         if let Some(obj) = skill.status().as_object() {

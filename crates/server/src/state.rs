@@ -41,15 +41,39 @@ pub struct RunningTask {
 /// The tasks running in this process, by id.
 pub type RunningTasks = Arc<Mutex<HashMap<String, RunningTask>>>;
 
+/// A value replaced whole while readers keep the one they loaded (the skill
+/// registry and the card, when a new store generation is published).
+#[derive(Debug)]
+pub struct Swappable<T>(std::sync::RwLock<Arc<T>>);
+
+impl<T> Swappable<T> {
+    /// Holding `v`.
+    pub fn new(v: T) -> Self {
+        Swappable(std::sync::RwLock::new(Arc::new(v)))
+    }
+
+    /// The current value (kept alive by the caller as long as it needs it).
+    pub fn load(&self) -> Arc<T> {
+        self.0.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Replace the value; readers of the old one finish with it.
+    pub fn store(&self, v: T) {
+        *self.0.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(v);
+    }
+}
+
 /// Shared state of every handler.
 #[derive(Clone)]
 pub struct AppState {
     /// Validated configuration.
     pub config: Arc<ServerConfig>,
-    /// The skills.
-    pub registry: Arc<SkillRegistry>,
-    /// The card, built once.
-    pub card: Arc<AgentCard>,
+    /// The skills (swapped whole by [`AppState::swap_registry`]).
+    pub registry: Arc<Swappable<SkillRegistry>>,
+    /// The card, built from the registry.
+    pub card: Arc<Swappable<AgentCard>>,
+    /// Registries swapped in since start.
+    pub swaps: Arc<std::sync::atomic::AtomicU64>,
     /// Task persistence.
     pub tasks: Arc<dyn TaskStore>,
     /// API keys.
@@ -141,8 +165,9 @@ impl AppState {
                 ),
             },
             config: Arc::new(config),
-            registry: Arc::new(registry),
-            card: Arc::new(card),
+            registry: Arc::new(Swappable::new(registry)),
+            card: Arc::new(Swappable::new(card)),
+            swaps: Arc::default(),
             tasks,
             keys,
             sqlite,
@@ -154,6 +179,51 @@ impl AppState {
             connections: Arc::default(),
             fd_limit: Arc::default(),
         }
+    }
+
+    /// Serve `registry` from now on (a new store generation): requests
+    /// already running keep the skills they started with, and the old stores
+    /// close when the last of them ends.
+    pub fn swap_registry(&self, registry: SkillRegistry) {
+        let c = &self.config;
+        let card = agent_card(&registry, &c.public_url, &c.version, c.anonymous);
+        let ids = registry.ids().to_vec();
+        self.registry.store(registry);
+        self.card.store(card);
+        self.swaps
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        tracing::info!(skills = ?ids, "new store generation: skills swapped in");
+    }
+
+    /// Every `every`, ask `check` (on a blocking thread) for a new registry and
+    /// swap it in; stops at shutdown.
+    pub fn spawn_reloader<F>(
+        &self,
+        every: std::time::Duration,
+        check: F,
+    ) -> tokio::task::JoinHandle<()>
+    where
+        F: Fn() -> Option<SkillRegistry> + Send + Sync + 'static,
+    {
+        let state = self.clone();
+        let check = Arc::new(check);
+        let mut rx = self.shutdown_tx.subscribe();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = tokio::time::sleep(every) => {}
+                    _ = rx.changed() => return,
+                }
+                let check = check.clone();
+                match tokio::task::spawn_blocking(move || check()).await {
+                    Ok(Some(registry)) => state.swap_registry(registry),
+                    Ok(None) => {}
+                    Err(e) => {
+                        tracing::warn!(error = %e, "checking for a new store generation failed")
+                    }
+                }
+            }
+        })
     }
 
     /// The lane `skill` runs in.
@@ -210,12 +280,10 @@ pub(crate) async fn healthz() -> impl IntoResponse {
 }
 
 pub(crate) async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
-    let skills: serde_json::Map<String, serde_json::Value> = state
-        .registry
-        .iter()
-        .map(|s| (s.card().id, s.status()))
-        .collect();
-    let ready = !state.registry.is_empty();
+    let registry = state.registry.load();
+    let skills: serde_json::Map<String, serde_json::Value> =
+        registry.iter().map(|s| (s.card().id, s.status())).collect();
+    let ready = !registry.is_empty();
     let code = if ready {
         axum::http::StatusCode::OK
     } else {
@@ -227,6 +295,7 @@ pub(crate) async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
             "status": if ready { "ready" } else { "no skills loaded (run `ecclesia ingest`)" },
             "skills": skills,
             "limits": limits_json(&state),
+            "registry_swaps": state.swaps.load(std::sync::atomic::Ordering::Relaxed),
             "queues": {
                 "fast": state.lanes.fast.stats(),
                 "slow": state.lanes.slow.stats(),

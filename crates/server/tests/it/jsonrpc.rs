@@ -231,7 +231,7 @@ async fn card_at_both_paths() {
     for path in ["/.well-known/agent-card.json", "/.well-known/agent.json"] {
         let r = h.get(path).await;
         assert_eq!(r.status, 200);
-        assert_eq!(r.headers["cache-control"], "public, max-age=3600");
+        assert_eq!(r.headers["cache-control"], "public, max-age=60");
         let c = r.json();
         assert_eq!(c["protocolVersion"], "0.3.0");
         assert_eq!(c["preferredTransport"], "JSONRPC");

@@ -407,3 +407,86 @@ async fn tasks_survive_a_restart() {
     assert_eq!(t["result"]["status"]["state"], "completed");
     assert_eq!(t["result"]["artifacts"][0]["parts"][0]["text"], "keep me");
 }
+
+#[tokio::test]
+async fn a_new_registry_is_swapped_in_while_running_tasks_finish_on_the_old_one() {
+    let h = harness();
+    let slow = {
+        let mut b = send(Some("slow"), json!([{"kind": "text", "text": "x"}]));
+        b["params"]["configuration"] = json!({"blocking": false});
+        b
+    };
+    let r = h.rpc(slow, None).await;
+    let id = r.json()["result"]["id"].as_str().unwrap().to_string();
+    let old = std::sync::Arc::downgrade(&h.state.registry.load());
+    let mut next = ecclesia_core::SkillRegistry::default();
+    next.register(Echo);
+    h.state.swap_registry(next);
+    assert!(old.upgrade().is_none(), "the old registry is still held");
+    let card = h.get("/.well-known/agent-card.json").await.json();
+    let ids: Vec<&str> = card["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["echo"]);
+    check_error(
+        &h.rpc(
+            send(Some("slow"), json!([{"kind": "text", "text": "x"}])),
+            None,
+        )
+        .await,
+        -32602,
+        json!(1),
+    );
+    let r = h
+        .rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+            None,
+        )
+        .await;
+    assert_eq!(r.json()["result"]["status"]["state"], "completed");
+    // The run that started before the swap is still there, on the old skill.
+    let r = h
+        .rpc(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tasks/cancel", "params": {"id": id}}),
+            None,
+        )
+        .await;
+    assert_eq!(
+        r.json()["result"]["status"]["state"],
+        "canceled",
+        "{}",
+        r.text()
+    );
+    assert_eq!(h.get("/readyz").await.json()["registry_swaps"], 1);
+}
+
+#[tokio::test]
+async fn the_reloader_swaps_in_what_the_check_returns() {
+    let h = harness();
+    let once = std::sync::atomic::AtomicBool::new(false);
+    let reloader = h
+        .state
+        .spawn_reloader(std::time::Duration::from_millis(10), move || {
+            if once.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                return None;
+            }
+            let mut r = ecclesia_core::SkillRegistry::default();
+            r.register(Echo);
+            Some(r)
+        });
+    let mut swaps = json!(0);
+    for _ in 0..500 {
+        swaps = h.get("/readyz").await.json()["registry_swaps"].clone();
+        if swaps == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(swaps, 1);
+    assert_eq!(h.state.registry.load().ids(), ["echo"]);
+    h.state.shutdown();
+    reloader.await.unwrap();
+}
