@@ -134,6 +134,8 @@ pub const REQUESTS: &[Concept] = &[
             ("super bowl", 3),
             ("olympic*", 2),
             ("match", 1),
+            ("game", 1),
+            ("vs", 1),
             ("score", 1),
             ("goals", 1),
             ("team", 1),
