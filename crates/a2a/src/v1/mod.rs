@@ -12,7 +12,8 @@
 //! For the server: [`route`] says which protocol a request speaks,
 //! [`Request::decode_named`] decodes and checks 1.0 params, the
 //! [`convert`] impls turn them into the 0.3 model and the 0.3 results back
-//! into 1.0 types, and [`A2aError::to_jsonrpc`] renders 1.0 errors.
+//! into 1.0 types, [`AgentCard::from_v03`] makes the 1.0 card from the 0.3
+//! one, and [`A2aError::to_jsonrpc`] renders 1.0 errors.
 //!
 //! # Checked against
 //!
@@ -76,6 +77,7 @@
 //!   the Python SDK answers `result: null` and ignores the result as a client.
 
 mod card;
+mod card_convert;
 pub mod convert;
 mod errors;
 mod lenient;
