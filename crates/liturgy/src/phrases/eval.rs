@@ -162,6 +162,7 @@ impl Context<'_> {
             WdHow::Coming => ahead,
             WdHow::Next => next,
             WdHow::Last => -(if back == 0 { 7 } else { back }),
+            WdHow::BeforeLast => -(if back == 0 { 7 } else { back }) - 7,
             WdHow::AfterNext => next + 7,
             WdHow::WeekOn => ahead + 7,
             WdHow::CalendarWeek(r) => i64::from(wd) - i64::from(cur) + 7 * r,

@@ -37,6 +37,8 @@ pub enum WdHow {
     Last,
     /// "the Sunday after next": next Sunday plus a week.
     AfterNext,
+    /// "the Sunday before last": last Sunday minus a week.
+    BeforeLast,
     /// "Sunday week": the coming Sunday plus a week.
     WeekOn,
     /// Chinese 上周日 / 这周日 / 下周日: in the previous, this or the next
@@ -166,6 +168,7 @@ fn weekday(t: &[Tok]) -> Option<Expr> {
         [Tok::Next, Tok::Wd(w)] | [Tok::Wd(w), Tok::Next] => (*w, WdHow::Next),
         [Tok::Last, Tok::Wd(w)] | [Tok::Wd(w), Tok::Last] => (*w, WdHow::Last),
         [Tok::Wd(w), Tok::After, Tok::Next] => (*w, WdHow::AfterNext),
+        [Tok::Wd(w), Tok::Before, Tok::Last] => (*w, WdHow::BeforeLast),
         [Tok::Wd(w), Tok::Unit(Unit::Days(7))] => (*w, WdHow::WeekOn),
         [Tok::Week(r), Tok::Wd(w)] => (*w, WdHow::CalendarWeek(*r)),
         [Tok::Wd(w), Tok::Next, Tok::Unit(Unit::Days(7))] => (*w, WdHow::CalendarWeek(1)),

@@ -427,6 +427,7 @@ const COMPOUNDS: &[(&str, &[Tok])] = &[
         &[Tok::In, Tok::Num(1), Tok::Unit(Unit::Months(12))],
     ),
     ("दिसांनी", &[Tok::Unit(Unit::Days(1)), Tok::Later]),
+    ("lendemain", &[Tok::Unit(Unit::Days(1)), Tok::After]),
     ("days time", &[Tok::Unit(Unit::Days(1))]),
     ("day's time", &[Tok::Unit(Unit::Days(1))]),
     ("weeks time", &[Tok::Unit(Unit::Days(7))]),
