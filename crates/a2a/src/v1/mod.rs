@@ -13,7 +13,8 @@
 //! [`Request::decode_named`] decodes and checks 1.0 params, the
 //! [`convert`] impls turn them into the 0.3 model and the 0.3 results back
 //! into 1.0 types, [`AgentCard::from_v03`] makes the 1.0 card from the 0.3
-//! one, and [`A2aError::to_jsonrpc`] renders 1.0 errors.
+//! one, `A2aError::from(&JsonRpcError)` turns a 0.3 error of this server
+//! into its 1.0 form, and [`A2aError::to_jsonrpc`] renders 1.0 errors.
 //!
 //! # Checked against
 //!
@@ -31,7 +32,10 @@
 //!   and `src/a2a/utils/version_validator.py` (method table, version checks),
 //!   `src/a2a/utils/error_handlers.py` (`ErrorInfo` first in `error.data`),
 //!   `src/a2a/compat/v0_3/conversions.py` (0.3 mapping, `data_part_compat`),
-//!   `src/a2a/client/transports/jsonrpc.py` (results parsed with `ParseDict`).
+//!   `src/a2a/client/transports/jsonrpc.py` (results parsed with `ParseDict`),
+//!   `src/a2a/types/a2a_pb2.py` (the generated `lf.a2a.v1` descriptor: every
+//!   JSON name used here, e.g. `mtlsSecurityScheme`, `deviceAuthorizationUrl`,
+//!   `statusUpdate`, is in it).
 //!
 //! # Choices where the sources are ambiguous or disagree
 //!
@@ -79,6 +83,7 @@
 mod card;
 mod card_convert;
 pub mod convert;
+mod error_convert;
 mod errors;
 mod lenient;
 mod message;
