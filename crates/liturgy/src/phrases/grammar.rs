@@ -301,20 +301,30 @@ fn named_core(t: &[Tok]) -> Option<(NamedDay, Option<u32>)> {
     match t {
         [Tok::Day(d)] => Some((d.clone(), None)),
         [Tok::Day(d), Tok::Eve] | [Tok::Eve, Tok::Day(d)] => Some((d.eve(), None)),
-        [Tok::Day(d), Tok::Wd(w)] => Some((d.clone(), Some(*w))),
+        [Tok::Day(d), Tok::Wd(w)] | [Tok::Wd(w), Tok::Day(d)] => Some((d.clone(), Some(*w))),
+        [Tok::Day(d), Tok::Unit(Unit::Days(1))] | [Tok::Unit(Unit::Days(1)), Tok::Day(d)] => {
+            Some((d.clone(), None))
+        }
+        [Tok::Season(p, max), Tok::Ord(n), Tok::Wd(6)] if (1..=*max).contains(n) => {
+            Some((season_sunday(p, *n), None))
+        }
         [Tok::Ord(n), Tok::Wd(6), Tok::Season(p, max)]
         | [Tok::Ord(n), Tok::Wd(6), Tok::In, Tok::Season(p, max)]
         | [Tok::Wd(6), Tok::Ord(n), Tok::Season(p, max)]
             if (1..=*max).contains(n) =>
         {
-            let key = if *p == "Easter" && *n == 1 {
-                "Easter".to_string()
-            } else {
-                format!("{p}{n}")
-            };
-            Some((NamedDay::key(key), None))
+            Some((season_sunday(p, *n), None))
         }
         _ => None,
+    }
+}
+
+/// The n-th Sunday of a season ("Easter1" is Easter Sunday itself).
+fn season_sunday(prefix: &str, n: u32) -> NamedDay {
+    if prefix == "Easter" && n == 1 {
+        NamedDay::key("Easter")
+    } else {
+        NamedDay::key(format!("{prefix}{n}"))
     }
 }
 

@@ -277,6 +277,17 @@ fn lex_cjk(run: &str, out: &mut Vec<Lexeme>) {
             });
             p += n;
             unknown_run = false;
+        } else if let Some((value, n)) = (chars[p] == '第')
+            .then(|| numeric::chinese_numeral(&chars[p + 1..]))
+            .flatten()
+        {
+            out.push(Lexeme {
+                text: chars[p..p + 1 + n].iter().collect(),
+                alts: vec![vec![Tok::Ord(value)]],
+                note: None,
+            });
+            p += 1 + n;
+            unknown_run = false;
         } else if let Some((value, n)) = numeric::chinese_numeral(&chars[p..]) {
             out.push(Lexeme {
                 text: chars[p..p + n].iter().collect(),

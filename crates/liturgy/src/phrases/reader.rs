@@ -39,6 +39,7 @@ fn read(
         return Err(PhraseError::TooLong(len));
     }
     let mut lexemes = lex(phrase);
+    drop_titles_before_days(&mut lexemes);
     if lexemes.iter().any(Lexeme::is_unknown) {
         name_saints(cal, &mut lexemes);
     }
@@ -116,6 +117,33 @@ fn combinations(lexemes: &[Lexeme]) -> Option<Vec<Vec<Tok>>> {
         out = next;
     }
     Some(out)
+}
+
+/// Saints' titles written before a named day that has its own entry:
+/// "sv. Petra a Pavla", "San José" spelt "S. José".
+const SAINT_TITLES: &[&str] = &[
+    "saint", "saints", "st", "sts", "ss", "s", "san", "santa", "santo", "santi", "sao", "sainte",
+    "sv", "svateho", "svate", "svaty", "svata",
+];
+
+/// Drop saints' titles standing right before a named day ("sv. Petra a Pavla").
+fn drop_titles_before_days(lexemes: &mut Vec<Lexeme>) {
+    let is_day = |l: &Lexeme| {
+        !l.alts.is_empty() && l.alts.iter().all(|a| matches!(a.as_slice(), [Tok::Day(_)]))
+    };
+    let mut i = lexemes.len();
+    while i > 1 {
+        i -= 1;
+        if is_day(&lexemes[i]) {
+            while i > 0
+                && lexemes[i - 1].is_unknown()
+                && SAINT_TITLES.contains(&lexemes[i - 1].text.as_str())
+            {
+                lexemes.remove(i - 1);
+                i -= 1;
+            }
+        }
+    }
 }
 
 /// Replace runs of unknown words (with the fillers and named days among
