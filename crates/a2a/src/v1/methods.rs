@@ -1,6 +1,7 @@
 //! The 1.0 JSON-RPC methods and the decoding (and checking) of their params.
 
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::errors::{A2aError, ErrorKind};
@@ -163,16 +164,16 @@ impl Request {
     pub fn decode(method: Method, params: Option<&Value>) -> Result<Request, A2aError> {
         let obj = params_object(method, params)?;
         Ok(match method {
-            Method::SendMessage => Request::SendMessage(send_message(&obj)?),
-            Method::SendStreamingMessage => Request::SendStreamingMessage(send_message(&obj)?),
+            Method::SendMessage => Request::SendMessage(send_message(obj)?),
+            Method::SendStreamingMessage => Request::SendStreamingMessage(send_message(obj)?),
             Method::GetTask => {
-                let r: GetTaskRequest = decode_object(&obj, "")?;
+                let r: GetTaskRequest = decode_object(obj, "")?;
                 require_id("id", &r.id)?;
                 non_negative("historyLength", r.history_length)?;
                 Request::GetTask(r)
             }
             Method::ListTasks => {
-                let mut r: ListTasksRequest = decode_object(&obj, "")?;
+                let mut r: ListTasksRequest = decode_object(obj, "")?;
                 if let Some(n) = r.page_size {
                     if !(1..=ListTasksRequest::MAX_PAGE_SIZE).contains(&n) {
                         return Err(A2aError::invalid_params(
@@ -188,17 +189,17 @@ impl Request {
                 Request::ListTasks(r)
             }
             Method::CancelTask => {
-                let r: CancelTaskRequest = decode_object(&obj, "")?;
+                let r: CancelTaskRequest = decode_object(obj, "")?;
                 require_id("id", &r.id)?;
                 Request::CancelTask(r)
             }
             Method::SubscribeToTask => {
-                let r: SubscribeToTaskRequest = decode_object(&obj, "")?;
+                let r: SubscribeToTaskRequest = decode_object(obj, "")?;
                 require_id("id", &r.id)?;
                 Request::SubscribeToTask(r)
             }
             Method::CreateTaskPushNotificationConfig => {
-                let r: TaskPushNotificationConfig = decode_object(&obj, "")?;
+                let r: TaskPushNotificationConfig = decode_object(obj, "")?;
                 match r.task_id.as_deref() {
                     Some(t) if !t.trim().is_empty() => {}
                     _ => {
@@ -212,7 +213,7 @@ impl Request {
                 Request::CreateTaskPushNotificationConfig(r)
             }
             Method::GetTaskPushNotificationConfig | Method::DeleteTaskPushNotificationConfig => {
-                let r: TaskPushNotificationConfigRef = decode_object(&obj, "")?;
+                let r: TaskPushNotificationConfigRef = decode_object(obj, "")?;
                 require_id("taskId", &r.task_id)?;
                 require_id("id", &r.id)?;
                 if method == Method::GetTaskPushNotificationConfig {
@@ -222,12 +223,12 @@ impl Request {
                 }
             }
             Method::ListTaskPushNotificationConfigs => {
-                let r: ListTaskPushNotificationConfigsRequest = decode_object(&obj, "")?;
+                let r: ListTaskPushNotificationConfigsRequest = decode_object(obj, "")?;
                 require_id("taskId", &r.task_id)?;
                 non_negative("pageSize", r.page_size)?;
                 Request::ListTaskPushNotificationConfigs(r)
             }
-            Method::GetExtendedAgentCard => Request::GetExtendedAgentCard(decode_object(&obj, "")?),
+            Method::GetExtendedAgentCard => Request::GetExtendedAgentCard(decode_object(obj, "")?),
         })
     }
 
@@ -269,13 +270,16 @@ impl Request {
     }
 }
 
-/// The params as an object; absent or `null` params are `{}` for the methods
-/// whose fields are all optional.
-fn params_object(method: Method, params: Option<&Value>) -> Result<Map<String, Value>, A2aError> {
+/// The empty params of methods whose fields are all optional.
+static EMPTY: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| Value::Object(Map::new()));
+
+/// The params, which must be an object; absent or `null` params are `{}` for
+/// the methods whose fields are all optional.
+fn params_object(method: Method, params: Option<&Value>) -> Result<&Value, A2aError> {
     match params {
-        Some(Value::Object(m)) => Ok(m.clone()),
+        Some(v @ Value::Object(_)) => Ok(v),
         None | Some(Value::Null) => match method {
-            Method::ListTasks | Method::GetExtendedAgentCard => Ok(Map::new()),
+            Method::ListTasks | Method::GetExtendedAgentCard => Ok(&EMPTY),
             _ => Err(A2aError::invalid_params(
                 "params",
                 format!("{} needs params (an object)", method.name()),
@@ -297,32 +301,35 @@ fn join(prefix: &str, field: &str) -> String {
     }
 }
 
-/// Decode `obj` as `T`; on failure, find the field at fault (the one whose
-/// removal lifts the error) and name it in the error.
-fn decode_object<T: DeserializeOwned>(
-    obj: &Map<String, Value>,
-    prefix: &str,
-) -> Result<T, A2aError> {
-    let err = match serde_json::from_value::<T>(Value::Object(obj.clone())) {
-        Ok(t) => return Ok(t),
-        Err(e) => e.to_string(),
-    };
-    if let Some(field) = missing_field(&err) {
-        return Err(A2aError::invalid_params(join(prefix, field), "is required"));
+/// Decode `obj` (a JSON object) as `T` without copying it; on failure, find
+/// the field at fault (the one whose removal lifts the error) and name it.
+fn decode_object<T: DeserializeOwned>(obj: &Value, prefix: &str) -> Result<T, A2aError> {
+    match T::deserialize(obj) {
+        Ok(t) => Ok(t),
+        Err(e) => Err(locate::<T>(obj, prefix, e.to_string())),
     }
-    for key in obj.keys() {
-        let mut without = obj.clone();
-        without.remove(key);
-        let lifted = match serde_json::from_value::<T>(Value::Object(without)) {
-            Ok(_) => true,
-            Err(e) => missing_field(&e.to_string()) == Some(key.as_str()),
-        };
-        if lifted {
-            return Err(A2aError::invalid_params(join(prefix, key), err));
+}
+
+/// The error for `obj`, which failed to decode as `T` with `err`.
+fn locate<T: DeserializeOwned>(obj: &Value, prefix: &str, err: String) -> A2aError {
+    if let Some(field) = missing_field(&err) {
+        return A2aError::invalid_params(join(prefix, field), "is required");
+    }
+    if let Value::Object(map) = obj {
+        for key in map.keys() {
+            let mut without = map.clone();
+            without.remove(key);
+            let lifted = match T::deserialize(&Value::Object(without)) {
+                Ok(_) => true,
+                Err(e) => missing_field(&e.to_string()) == Some(key.as_str()),
+            };
+            if lifted {
+                return A2aError::invalid_params(join(prefix, key), err);
+            }
         }
     }
     let at = if prefix.is_empty() { "params" } else { prefix };
-    Err(A2aError::invalid_params(at, err))
+    A2aError::invalid_params(at, err)
 }
 
 /// The field of a serde "missing field `x`" message.
@@ -331,37 +338,11 @@ fn missing_field(err: &str) -> Option<&str> {
     rest.split('`').next()
 }
 
-fn send_message(obj: &Map<String, Value>) -> Result<SendMessageRequest, A2aError> {
-    // Decode the parts one by one first, so that a bad part is named by index.
-    let message = match obj.get("message") {
-        None | Some(Value::Null) => {
-            return Err(A2aError::invalid_params(
-                "message",
-                "is required: {messageId, role: \"ROLE_USER\", parts: [{text: …}]}",
-            ))
-        }
-        Some(Value::Object(m)) => m,
-        Some(other) => {
-            return Err(A2aError::invalid_params(
-                "message",
-                format!("must be an object, got {}", describe(other)),
-            ))
-        }
+fn send_message(params: &Value) -> Result<SendMessageRequest, A2aError> {
+    let req = match SendMessageRequest::deserialize(params) {
+        Ok(r) => r,
+        Err(e) => return Err(locate_send_message(params, e.to_string())),
     };
-    check_message_parts(message)?;
-    let msg: Message = decode_object(message, "message")?;
-    let mut rest = obj.clone();
-    rest.remove("message");
-    if let Some(Value::Object(c)) = rest.get("configuration") {
-        let _: SendMessageConfiguration = decode_object(c, "configuration")?;
-    }
-    // Put a placeholder message back so that the rest decodes on its own.
-    rest.insert(
-        "message".into(),
-        serde_json::json!({"messageId": "-", "role": "ROLE_USER", "parts": []}),
-    );
-    let mut req: SendMessageRequest = decode_object(&rest, "")?;
-    req.message = msg;
     check_message(&req.message)?;
     if let Some(c) = &req.configuration {
         non_negative("configuration.historyLength", c.history_length)?;
@@ -372,7 +353,48 @@ fn send_message(obj: &Map<String, Value>) -> Result<SendMessageRequest, A2aError
     Ok(req)
 }
 
-fn check_message_parts(message: &Map<String, Value>) -> Result<(), A2aError> {
+/// Find what is wrong in `SendMessage` params that failed with `err`: the
+/// message, a part by index, the configuration, or another field.
+fn locate_send_message(params: &Value, err: String) -> A2aError {
+    let message = match params.get("message") {
+        None | Some(Value::Null) => {
+            return A2aError::invalid_params(
+                "message",
+                "is required: {messageId, role: \"ROLE_USER\", parts: [{text: …}]}",
+            )
+        }
+        Some(m @ Value::Object(_)) => m,
+        Some(other) => {
+            return A2aError::invalid_params(
+                "message",
+                format!("must be an object, got {}", describe(other)),
+            )
+        }
+    };
+    if let Err(e) = check_message_parts(message) {
+        return e;
+    }
+    if let Err(e) = decode_object::<Message>(message, "message") {
+        return e;
+    }
+    if let Some(c @ Value::Object(_)) = params.get("configuration") {
+        if let Err(e) = decode_object::<SendMessageConfiguration>(c, "configuration") {
+            return e;
+        }
+    }
+    // The message and configuration are fine: look at the other fields,
+    // with a placeholder message.
+    let mut rest = params.clone();
+    if let Value::Object(m) = &mut rest {
+        m.insert(
+            "message".into(),
+            serde_json::json!({"messageId": "-", "role": "ROLE_USER", "parts": []}),
+        );
+    }
+    locate::<SendMessageRequest>(&rest, "", err)
+}
+
+fn check_message_parts(message: &Value) -> Result<(), A2aError> {
     match message.get("parts") {
         None | Some(Value::Null) => Err(A2aError::invalid_params(
             "message.parts",
@@ -380,7 +402,7 @@ fn check_message_parts(message: &Map<String, Value>) -> Result<(), A2aError> {
         )),
         Some(Value::Array(parts)) => {
             for (i, p) in parts.iter().enumerate() {
-                if let Err(e) = serde_json::from_value::<Part>(p.clone()) {
+                if let Err(e) = Part::deserialize(p) {
                     return Err(A2aError::invalid_params(
                         format!("message.parts[{i}]"),
                         e.to_string(),

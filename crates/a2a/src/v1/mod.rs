@@ -9,12 +9,12 @@
 //! fields are ignored, `null` means unset, enums may be given by number,
 //! `int32` fields by string (`"10"`) or integral float (`10.0`).
 //!
-//! For the server: [`route`] says which protocol a request speaks,
-//! [`Request::decode_named`] decodes and checks 1.0 params, the
-//! [`convert`] impls turn them into the 0.3 model and the 0.3 results back
-//! into 1.0 types, [`AgentCard::from_v03`] makes the 1.0 card from the 0.3
+//! For the server: [`route`](crate::v1::route) says which protocol a request speaks,
+//! [`Request::decode_named`](crate::v1::Request::decode_named) decodes and checks 1.0 params, the
+//! [`convert`](crate::v1::convert) impls turn them into the 0.3 model and the 0.3 results back
+//! into 1.0 types, [`AgentCard::from_v03`](crate::v1::AgentCard::from_v03) makes the 1.0 card from the 0.3
 //! one, `A2aError::from(&JsonRpcError)` turns a 0.3 error of this server
-//! into its 1.0 form, and [`A2aError::to_jsonrpc`] renders 1.0 errors.
+//! into its 1.0 form, and [`A2aError::to_jsonrpc`](crate::v1::A2aError::to_jsonrpc) renders 1.0 errors.
 //!
 //! # Checked against
 //!
@@ -77,6 +77,9 @@
 //!   page, §3.1.4), `pageSize` and `totalSize`. A `status` filter of
 //!   `TASK_STATE_UNSPECIFIED` is read as no filter; `pageSize` outside 1–100
 //!   is invalid params (the §6.5 example).
+//! - **Field names**: only the camelCase JSON names are read. ProtoJSON
+//!   parsers also accept the proto names (`message_id`); here such a field is
+//!   an unknown one (ignored), so a required one is reported missing.
 //! - **`DeleteTaskPushNotificationConfig`** returns `google.protobuf.Empty`;
 //!   the Python SDK answers `result: null` and ignores the result as a client.
 
