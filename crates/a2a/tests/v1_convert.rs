@@ -247,3 +247,103 @@ fn what_cannot_cross() {
         Err(ConvertError::PushAuthentication)
     );
 }
+
+/// Keys of `v`, recursively, outside free-form `metadata` and `data` objects.
+fn shape_keys(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                out.push(k.clone());
+                if k != "metadata" && k != "data" {
+                    shape_keys(x, out);
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| shape_keys(x, out)),
+        _ => {}
+    }
+}
+
+/// String values of `v`, recursively, outside `metadata` and `data`.
+fn shape_strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if k != "metadata" && k != "data" {
+                    shape_strings(x, out);
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| shape_strings(x, out)),
+        Value::String(s) => out.push(s.clone()),
+        _ => {}
+    }
+}
+
+#[test]
+fn no_shape_crosses_versions() {
+    let old = v03::Task::try_from(v1_task()).expect("to 0.3");
+    let old_events = [
+        v03::StreamEvent::Task(old.clone()),
+        v03::StreamEvent::try_from(StreamResponse::ArtifactUpdate(v1_of(json!({
+            "taskId": "t", "contextId": "c", "artifact": {"artifactId": "a", "parts": [{"raw": "aA=="}]}}))))
+        .expect("to 0.3"),
+    ];
+    for e in &old_events {
+        let j = serde_json::to_value(e).expect("encodes");
+        let (mut keys, mut strings) = (Vec::new(), Vec::new());
+        shape_keys(&j, &mut keys);
+        shape_strings(&j, &mut strings);
+        for k in [
+            "mediaType",
+            "filename",
+            "raw",
+            "url",
+            "statusUpdate",
+            "artifactUpdate",
+        ] {
+            assert!(
+                !keys.iter().any(|x| x == k),
+                "0.3 JSON has the 1.0 key {k}: {j}"
+            );
+        }
+        assert!(
+            !strings
+                .iter()
+                .any(|s| s.starts_with("ROLE_") || s.starts_with("TASK_STATE_")),
+            "{j}"
+        );
+    }
+    let new = v1::Task::try_from(old).expect("to 1.0");
+    let j = serde_json::to_value(StreamResponse::Task(new)).expect("encodes");
+    let (mut keys, mut strings) = (Vec::new(), Vec::new());
+    shape_keys(&j, &mut keys);
+    shape_strings(&j, &mut strings);
+    for k in [
+        "kind",
+        "mimeType",
+        "file",
+        "final",
+        "bytes",
+        "uri",
+        "name\u{0}",
+    ] {
+        assert!(
+            !keys.iter().any(|x| x == k),
+            "1.0 JSON has the 0.3 key {k}: {j}"
+        );
+    }
+    for s in [
+        "user",
+        "agent",
+        "input-required",
+        "completed",
+        "task",
+        "message",
+    ] {
+        assert!(
+            !strings.iter().any(|x| x == s),
+            "1.0 JSON has the 0.3 value {s}: {j}"
+        );
+    }
+}
