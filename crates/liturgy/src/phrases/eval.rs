@@ -166,6 +166,10 @@ impl Context<'_> {
             WdHow::AfterNext => next + 7,
             WdHow::WeekOn => ahead + 7,
             WdHow::CalendarWeek(r) => i64::from(wd) - i64::from(cur) + 7 * r,
+            WdHow::SundayWeek(r) => {
+                let (wd, cur) = (i64::from((wd + 1) % 7), i64::from((cur + 1) % 7));
+                wd - cur + 7 * r
+            }
         };
         add_days(self.today, days)
     }

@@ -44,6 +44,9 @@ pub enum WdHow {
     /// Chinese 上周日 / 这周日 / 下周日: in the previous, this or the next
     /// calendar week (weeks start on Monday).
     CalendarWeek(i64),
+    /// The same with weeks starting on Sunday; English "Sunday next week"
+    /// is read both ways, and refused when the two disagree.
+    SundayWeek(i64),
 }
 
 /// A date expression.
@@ -162,7 +165,19 @@ fn nth_weekday(t: &[Tok]) -> Vec<Expr> {
     out
 }
 
-fn weekday(t: &[Tok]) -> Option<Expr> {
+fn weekday(t: &[Tok]) -> Vec<Expr> {
+    let week = |w: u32, r: i64| {
+        [WdHow::CalendarWeek(r), WdHow::SundayWeek(r)]
+            .into_iter()
+            .map(|how| Expr::Weekday { wd: w, how })
+            .collect()
+    };
+    match t {
+        [Tok::Wd(w), Tok::Next, Tok::Unit(Unit::Days(7))] => return week(*w, 1),
+        [Tok::Wd(w), Tok::Last, Tok::Unit(Unit::Days(7))] => return week(*w, -1),
+        [Tok::Wd(w), Tok::This, Tok::Unit(Unit::Days(7))] => return week(*w, 0),
+        _ => {}
+    }
     let (wd, how) = match t {
         [Tok::Wd(w)] | [Tok::This, Tok::Wd(w)] => (*w, WdHow::Coming),
         [Tok::Next, Tok::Wd(w)] | [Tok::Wd(w), Tok::Next] => (*w, WdHow::Next),
@@ -171,12 +186,9 @@ fn weekday(t: &[Tok]) -> Option<Expr> {
         [Tok::Wd(w), Tok::Before, Tok::Last] => (*w, WdHow::BeforeLast),
         [Tok::Wd(w), Tok::Unit(Unit::Days(7))] => (*w, WdHow::WeekOn),
         [Tok::Week(r), Tok::Wd(w)] => (*w, WdHow::CalendarWeek(*r)),
-        [Tok::Wd(w), Tok::Next, Tok::Unit(Unit::Days(7))] => (*w, WdHow::CalendarWeek(1)),
-        [Tok::Wd(w), Tok::Last, Tok::Unit(Unit::Days(7))] => (*w, WdHow::CalendarWeek(-1)),
-        [Tok::Wd(w), Tok::This, Tok::Unit(Unit::Days(7))] => (*w, WdHow::CalendarWeek(0)),
-        _ => return None,
+        _ => return Vec::new(),
     };
-    Some(Expr::Weekday { wd, how })
+    vec![Expr::Weekday { wd, how }]
 }
 
 fn year(n: u32) -> Option<i32> {

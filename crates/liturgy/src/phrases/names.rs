@@ -790,7 +790,7 @@ pub fn find_key(
     let in_year = |y: i32| -> Option<NaiveDate> {
         let days = cal.year(spec, y).ok()?;
         days.iter()
-            .find(|d| d.celebrations[0].key == key)
+            .find(|d| d.celebrations.first().is_some_and(|c| c.key == key))
             .or_else(|| {
                 days.iter()
                     .find(|d| d.celebrations.iter().any(|c| c.key == key))

@@ -167,3 +167,51 @@ pub fn day_month(w: &str) -> Result<Vec<(u32, u32)>, &'static str> {
         (None, None) => Err("no such date"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ymd(y: i32, m: u32, d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, d).unwrap()
+    }
+
+    #[test]
+    fn numeric_order() {
+        assert_eq!(numeric_date("31/12/2027"), Ok(vec![ymd(2027, 12, 31)]));
+        assert_eq!(numeric_date("12/31/2027"), Ok(vec![ymd(2027, 12, 31)]));
+        assert_eq!(numeric_date("3.4.2027"), Ok(vec![ymd(2027, 4, 3)]));
+        assert_eq!(
+            numeric_date("03/04/2027"),
+            Ok(vec![ymd(2027, 3, 4), ymd(2027, 4, 3)])
+        );
+        assert_eq!(numeric_date("2027-04-03"), Ok(vec![ymd(2027, 4, 3)]));
+        assert!(numeric_date("3/4/27").is_err());
+        assert!(numeric_date("13/13/2027").is_err());
+        assert!(numeric_date("1/2.2027").is_err());
+        assert_eq!(day_month("31/12"), Ok(vec![(31, 12)]));
+        assert_eq!(day_month("3/4"), Ok(vec![(4, 3), (3, 4)]));
+        assert_eq!(day_month("19.3."), Ok(vec![(19, 3)]));
+        assert_eq!(day_month("29/2"), Ok(vec![(29, 2)]));
+    }
+
+    #[test]
+    fn chinese_numerals() {
+        let n = |s: &str| chinese_numeral(&s.chars().collect::<Vec<_>>());
+        assert_eq!(n("三天"), Some((3, 1)));
+        assert_eq!(n("十"), Some((10, 1)));
+        assert_eq!(n("十五"), Some((15, 2)));
+        assert_eq!(n("二十"), Some((20, 2)));
+        assert_eq!(n("二十一日"), Some((21, 3)));
+        assert_eq!(n("二〇二七年"), Some((2027, 4)));
+        assert_eq!(n("两周"), Some((2, 1)));
+        assert_eq!(n("十十"), None);
+        assert_eq!(n("天"), None);
+    }
+
+    #[test]
+    fn digits_in_every_script() {
+        let s: String = "২০২৭ २०२७ ２０２７".chars().map(ascii_digit).collect();
+        assert_eq!(s, "2027 2027 2027");
+    }
+}

@@ -436,9 +436,6 @@ const COMPOUNDS: &[(&str, &[Tok])] = &[
     ("months time", &[Tok::Unit(Unit::Months(1))]),
     ("month's time", &[Tok::Unit(Unit::Months(1))]),
     // Bengali পরশু is both the day after tomorrow and the day before yesterday.
-    ("আগামী সপ্তাহের", &[Tok::Week(1)]),
-    ("গত সপ্তাহের", &[Tok::Week(-1)]),
-    ("এই সপ্তাহের", &[Tok::Week(0)]),
     ("পরশু", &[Tok::Rel(2)]),
     ("পরশু", &[Tok::Rel(-2)]),
 ];
