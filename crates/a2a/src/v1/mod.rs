@@ -9,12 +9,17 @@
 //! fields are ignored, `null` means unset, enums may be given by number,
 //! `int32` fields by string (`"10"`) or integral float (`10.0`).
 //!
-//! For the server: [`route`](crate::v1::route) says which protocol a request speaks,
-//! [`Request::decode_named`](crate::v1::Request::decode_named) decodes and checks 1.0 params, the
-//! [`convert`](crate::v1::convert) impls turn them into the 0.3 model and the 0.3 results back
-//! into 1.0 types, [`AgentCard::from_v03`](crate::v1::AgentCard::from_v03) makes the 1.0 card from the 0.3
-//! one, `A2aError::from(&JsonRpcError)` turns a 0.3 error of this server
-//! into its 1.0 form, and [`A2aError::to_jsonrpc`](crate::v1::A2aError::to_jsonrpc) renders 1.0 errors.
+//! For the server:
+//! - [`route`](crate::v1::route) says which protocol a request speaks;
+//! - [`Request::decode_named`](crate::v1::Request::decode_named) decodes and
+//!   checks 1.0 params;
+//! - the [`convert`](crate::v1::convert) impls turn them into the 0.3 model,
+//!   and 0.3 results back into 1.0 types;
+//! - [`AgentCard::from_v03`](crate::v1::AgentCard::from_v03) makes the 1.0
+//!   card from the 0.3 one;
+//! - `A2aError::from(&JsonRpcError)` turns a 0.3 error of this server into
+//!   its 1.0 form, and [`A2aError::to_jsonrpc`](crate::v1::A2aError::to_jsonrpc)
+//!   renders it.
 //!
 //! # Checked against
 //!
