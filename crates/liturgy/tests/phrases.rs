@@ -433,6 +433,13 @@ fn hostile_input_never_panics() {
         "in 99999 years".into(),
         "the day after 9999-12-31".into(),
         "the day before 1583-01-01".into(),
+        "260000 years after Christmas".into(),
+        "260000 years before Christmas".into(),
+        "the Sunday after 260000 years after Christmas".into(),
+        "999999999 weeks after Easter".into(),
+        "last Easter 9999".into(),
+        "29/2".into(),
+        "31.12.".into(),
     ];
     for _ in 0..1500 {
         let n = 1 + rng.below(8);

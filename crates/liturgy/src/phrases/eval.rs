@@ -2,9 +2,11 @@
 
 use super::grammar::{Expr, Pick, WdHow, Year};
 use super::lexicon::Unit;
-use super::names;
+use super::names::{self, NamedDay};
 use crate::calendar::{CalendarData, CalendarSpec};
 use chrono::{Datelike, Duration, Months, NaiveDate};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// What an expression is evaluated against.
 pub struct Context<'a> {
@@ -14,7 +16,15 @@ pub struct Context<'a> {
     pub spec: &'a CalendarSpec,
     /// Today.
     pub today: NaiveDate,
+    /// Dates of named days already computed: (day, year) to date. A year of
+    /// the calendar is costly to compute, and the same one is asked for by
+    /// several readings of a phrase.
+    pub memo: RefCell<HashMap<(NamedDay, i32), Option<NaiveDate>>>,
 }
+
+/// The least gap, in days, between a named day and the same day a year
+/// later (Easter moves by 35 days at most; transfers by less).
+const LEAST_YEAR_GAP: i64 = 330;
 
 const WEEKDAY_NAMES: [&str; 7] = [
     "Monday",
@@ -56,9 +66,20 @@ impl Context<'_> {
             return self.at(e, None, true);
         };
         let ty = self.today.year();
+        // Today's year first: it tells whether the year before (or, for
+        // "last", the year after) can hold the answer at all.
+        let edge_needed = match self.at(e, Some(ty), false) {
+            Ok(d) if pick == Pick::Last => {
+                add_days(d, LEAST_YEAR_GAP).map_or(true, |x| x < self.today)
+            }
+            Ok(d) => add_days(d, -LEAST_YEAR_GAP).map_or(true, |x| x >= self.today),
+            Err(_) => true,
+        };
         let years: Vec<i32> = match pick {
-            Pick::Last => (ty - YEARS_AROUND..=ty + 1).rev().collect(),
-            _ => (ty - 1..=ty + YEARS_AROUND).collect(),
+            Pick::Last => (ty - YEARS_AROUND..=ty + i32::from(edge_needed))
+                .rev()
+                .collect(),
+            _ => (ty - i32::from(edge_needed)..=ty + YEARS_AROUND).collect(),
         };
         let mut first_err = None;
         for y in years {
@@ -115,7 +136,8 @@ impl Context<'_> {
                         "the calendar covers the years 1970 to 9999, not {y}"
                     ));
                 }
-                let d = names::date_of(self.cal, self.spec, day, y)
+                let d = self
+                    .date_of(day, y)
                     .ok_or_else(|| format!("that day is not in the calendar in {y}"))?;
                 match weekday {
                     Some(w) if checks => check_weekday(d, *w),
@@ -151,6 +173,16 @@ impl Context<'_> {
                 }
             }
         }
+    }
+
+    fn date_of(&self, day: &NamedDay, y: i32) -> Option<NaiveDate> {
+        let key = (day.clone(), y);
+        if let Some(d) = self.memo.borrow().get(&key) {
+            return *d;
+        }
+        let d = names::date_of(self.cal, self.spec, day, y);
+        self.memo.borrow_mut().insert(key, d);
+        d
     }
 
     fn weekday(&self, wd: u32, how: WdHow) -> Result<NaiveDate, String> {

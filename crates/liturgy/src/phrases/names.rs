@@ -6,7 +6,7 @@ use chrono::{Datelike, Duration, NaiveDate};
 use std::borrow::Cow;
 
 /// What a named day is counted from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Base {
     /// A celebration key of the calendar ("Pentecost", "StJoseph", "Advent3").
     Key(Cow<'static, str>),
@@ -15,7 +15,7 @@ pub enum Base {
 }
 
 /// A named day: a base and a number of days from it (an eve is -1).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct NamedDay {
     /// What it is counted from.
     pub base: Base,

@@ -49,7 +49,12 @@ fn read(
     if lexemes.iter().any(Lexeme::is_unknown) {
         return Err(not_understood(phrase, &lexemes));
     }
-    let ctx = Context { cal, spec, today };
+    let ctx = Context {
+        cal,
+        spec,
+        today,
+        memo: Default::default(),
+    };
     let mut dates: Vec<NaiveDate> = Vec::new();
     let mut first_err: Option<String> = None;
     for toks in combinations(&lexemes).ok_or_else(|| PhraseError::TooAmbiguous(phrase.into()))? {
