@@ -363,6 +363,17 @@ fn shift(base: Expr, (n, unit): (i64, Unit), sign: i64) -> Expr {
 }
 
 fn offset(t: &[Tok]) -> Vec<Expr> {
+    let mut out = from_today(t);
+    for k in 1..t.len().saturating_sub(1) {
+        out.extend(around(&t[..k], &t[k], &t[k + 1..]));
+    }
+    out
+}
+
+/// Offsets from today: "in 3 days", "hace dos días", "three days later",
+/// "三天后", "৩ দিন পরে", "post tres dies", "a week today"; and the
+/// postposition forms with a day before them (Bengali "ইস্টারের দুই দিন পরে").
+fn from_today(t: &[Tok]) -> Vec<Expr> {
     let mut out = Vec::new();
     let now = || Expr::Today(0);
     match t {
@@ -391,50 +402,62 @@ fn offset(t: &[Tok]) -> Vec<Expr> {
                 .map(|b| shift(b, a, 1)),
         );
     }
-    for k in 1..t.len().saturating_sub(1) {
-        let (left, right) = (&t[..k], &t[k + 1..]);
-        match &t[k] {
-            Tok::From => {
-                if let Some(a) = amount(left) {
-                    out.extend(point(right).into_iter().map(|b| shift(b, a, 1)));
-                }
+    out
+}
+
+/// An offset or a weekday on either side of a word: "three days from now",
+/// "two days after Easter", "the Sunday after Easter", "复活节后三天".
+fn around(left: &[Tok], word: &Tok, right: &[Tok]) -> Vec<Expr> {
+    let mut out = Vec::new();
+    match word {
+        Tok::From => {
+            if let Some(a) = amount(left) {
+                out.extend(point(right).into_iter().map(|b| shift(b, a, 1)));
             }
-            dir @ (Tok::After | Tok::Before) => {
-                let after = matches!(dir, Tok::After);
-                let sign = if after { 1 } else { -1 };
-                if let Some(a) = amount_or_one(left) {
-                    out.extend(point(right).into_iter().map(|b| shift(b, a, sign)));
-                }
-                let nth = match left {
-                    [Tok::Wd(wd)] => Some((*wd, 1)),
-                    [Tok::Ord(n), Tok::Wd(wd)] if (1..=60).contains(n) => Some((*wd, *n)),
-                    _ => None,
-                };
-                if let Some((wd, n)) = nth {
-                    out.extend(point(right).into_iter().map(|b| {
-                        let first = Expr::WeekdayFrom {
-                            wd,
-                            after,
-                            base: Box::new(b),
-                        };
-                        if n == 1 {
-                            first
-                        } else {
-                            shift(first, (i64::from(n) - 1, Unit::Days(7)), sign)
-                        }
-                    }));
-                }
-            }
-            dir @ (Tok::Later | Tok::Earlier) => {
-                let sign = if matches!(dir, Tok::Later) { 1 } else { -1 };
-                if let Some(a) = amount(right) {
-                    out.extend(point(left).into_iter().map(|b| shift(b, a, sign)));
-                }
-            }
-            _ => {}
         }
+        Tok::After | Tok::Before => {
+            let after = matches!(word, Tok::After);
+            let sign = if after { 1 } else { -1 };
+            if let Some(a) = amount_or_one(left) {
+                out.extend(point(right).into_iter().map(|b| shift(b, a, sign)));
+            }
+            out.extend(weekday_from(left, after, right));
+        }
+        Tok::Later | Tok::Earlier => {
+            let sign = if matches!(word, Tok::Later) { 1 } else { -1 };
+            if let Some(a) = amount(right) {
+                out.extend(point(left).into_iter().map(|b| shift(b, a, sign)));
+            }
+        }
+        _ => {}
     }
     out
+}
+
+/// "the Sunday after Easter", "the second Sunday after Epiphany": the n-th
+/// weekday strictly after (or before) a day.
+fn weekday_from(left: &[Tok], after: bool, right: &[Tok]) -> Vec<Expr> {
+    let (wd, n) = match left {
+        [Tok::Wd(wd)] => (*wd, 1),
+        [Tok::Ord(n), Tok::Wd(wd)] if (1..=60).contains(n) => (*wd, *n),
+        _ => return Vec::new(),
+    };
+    let sign = if after { 1 } else { -1 };
+    point(right)
+        .into_iter()
+        .map(|b| {
+            let first = Expr::WeekdayFrom {
+                wd,
+                after,
+                base: Box::new(b),
+            };
+            if n == 1 {
+                first
+            } else {
+                shift(first, (i64::from(n) - 1, Unit::Days(7)), sign)
+            }
+        })
+        .collect()
 }
 
 fn checked(t: &[Tok]) -> Vec<Expr> {
