@@ -77,25 +77,28 @@ fn read(
             },
             None => not_understood(phrase, &lexemes),
         }),
-        _ => {
-            dates.sort();
-            let numeric = lexemes.iter().any(|l| {
-                l.alts.len() > 1
-                    && l.alts
-                        .iter()
-                        .all(|a| matches!(a.as_slice(), [Tok::Date(_)]))
-            });
-            let hint = if numeric {
-                "; with '/' or '-' and both numbers 12 or under the order is unknown: write the ISO date or the month in words"
-            } else {
-                ""
-            };
-            Err(PhraseError::Ambiguous {
-                phrase: phrase.to_string(),
-                readings: dates.iter().map(|d| d.to_string()).collect(),
-                hint: hint.to_string(),
-            })
-        }
+        _ => Err(ambiguous(phrase, &lexemes, dates)),
+    }
+}
+
+/// The error for a phrase that reads as several days.
+fn ambiguous(phrase: &str, lexemes: &[Lexeme], mut dates: Vec<NaiveDate>) -> PhraseError {
+    dates.sort();
+    let numeric = lexemes.iter().any(|l| {
+        l.alts.len() > 1
+            && l.alts
+                .iter()
+                .all(|a| matches!(a.as_slice(), [Tok::Date(_)] | [Tok::Num(_), Tok::Month(_)]))
+    });
+    let hint = if numeric {
+        "; with '/' or '-' and both numbers 12 or under the order is unknown: write the ISO date or the month in words"
+    } else {
+        ""
+    };
+    PhraseError::Ambiguous {
+        phrase: phrase.to_string(),
+        readings: dates.iter().map(|d| d.to_string()).collect(),
+        hint: hint.to_string(),
     }
 }
 
