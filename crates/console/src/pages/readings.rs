@@ -1,0 +1,427 @@
+//! Readings: a date phrase or a date picker, the calendar and the
+//! translation; the day's celebration, rank, colour, season and the readings
+//! with their text, the options and the other Masses. A GET form: works
+//! without JavaScript.
+
+use super::{class_token, humanize};
+use crate::error::ConsoleError;
+use crate::html::{esc, paragraphs, select};
+use crate::layout::{Ctx, Page};
+use crate::params::{Params, MAX_QUERY_CHARS};
+use crate::skills::{self, known_list, s};
+use crate::ConsoleState;
+use axum::extract::State;
+use axum::http::Uri;
+use axum::response::Response;
+use serde_json::{json, Map, Value};
+use std::fmt::Write;
+
+/// The skill behind the page.
+pub const SKILL: &str = "liturgical_readings";
+/// Exact text of the skill when a date has no readings.
+pub const NO_READINGS: &str = "No mass readings found.";
+
+/// The calendars and translations the skill offers.
+#[derive(Debug, Clone, Default)]
+pub struct Lists {
+    /// Calendar ids (`general-roman`, `us`, `ca`, …).
+    pub calendars: Vec<String>,
+    /// Translation ids (`cpdv`, `douay-rheims`).
+    pub translations: Vec<String>,
+}
+
+impl Lists {
+    /// Ask the skill: an unknown calendar or translation is answered with the
+    /// list of known ones (the skill's documented `known:` message).
+    pub async fn probe(state: &ConsoleState) -> Lists {
+        let ask = |field: &'static str| {
+            let state = state.clone();
+            async move {
+                let parts = skills::data(json!({"date": "2026-01-01", field: "~list~"}));
+                match skills::call(&state, SKILL, parts).await {
+                    Err(ConsoleError::BadInput(m)) => known_list(&m),
+                    _ => Vec::new(),
+                }
+            }
+        };
+        Lists {
+            calendars: ask("calendar").await,
+            translations: ask("translation").await,
+        }
+    }
+
+    /// (id, label) pairs of the calendars, the general one first.
+    pub fn calendar_options(&self) -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = self
+            .calendars
+            .iter()
+            .map(|c| (c.clone(), calendar_label(c)))
+            .collect();
+        v.sort_by_key(|(id, _)| (id != "general-roman", id.contains('-'), id.clone()));
+        v
+    }
+
+    /// (id, label) pairs of the translations.
+    pub fn translation_options(&self) -> Vec<(String, String)> {
+        self.translations
+            .iter()
+            .map(|t| {
+                let label = match t.as_str() {
+                    "cpdv" => "Catholic Public Domain Version (CPDV)".to_string(),
+                    "douay-rheims" => "Douay-Rheims".to_string(),
+                    other => other.to_string(),
+                };
+                (t.clone(), label)
+            })
+            .collect()
+    }
+
+    /// A calendar id from the page, checked against the list (400 when unknown).
+    pub fn check_calendar(&self, c: Option<String>, default: &str) -> Result<String, ConsoleError> {
+        let c = c.unwrap_or_else(|| default.to_string());
+        if self.calendars.is_empty() || self.calendars.contains(&c) {
+            Ok(c)
+        } else {
+            Err(ConsoleError::BadInput(format!(
+                "unknown calendar; choose one of: {}",
+                self.calendars.join(", ")
+            )))
+        }
+    }
+
+    /// A translation id from the page, checked against the list (400 when unknown).
+    pub fn check_translation(&self, t: Option<String>) -> Result<Option<String>, ConsoleError> {
+        match t {
+            Some(t) if !self.translations.is_empty() && !self.translations.contains(&t) => {
+                Err(ConsoleError::BadInput(format!(
+                    "unknown translation; choose one of: {}",
+                    self.translations.join(", ")
+                )))
+            }
+            other => Ok(other),
+        }
+    }
+}
+
+/// A readable name for a calendar id.
+pub fn calendar_label(id: &str) -> String {
+    let national = |cc: &str| match cc {
+        "us" => Some("United States"),
+        "ca" => Some("Canada"),
+        "it" => Some("Italy"),
+        "nl" => Some("Netherlands"),
+        _ => None,
+    };
+    if id == "general-roman" {
+        return "General Roman Calendar".into();
+    }
+    if let Some(n) = national(id) {
+        return n.into();
+    }
+    match id.rsplit_once('-') {
+        Some((d, cc)) => format!(
+            "Diocese: {d} ({})",
+            national(cc).unwrap_or(&cc.to_uppercase())
+        ),
+        None => id.to_string(),
+    }
+}
+
+/// `GET /readings?q=&date=&calendar=&translation=`.
+pub async fn handler(State(state): State<ConsoleState>, ctx: Ctx, uri: Uri) -> Response {
+    let r = page(&state, &ctx, &uri).await;
+    crate::respond(&ctx, r)
+}
+
+async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, ConsoleError> {
+    let p = Params::from_uri(uri)?;
+    let phrase = p.get("q", MAX_QUERY_CHARS)?;
+    let date = p.short("date")?;
+    if let Some(d) = &date {
+        chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d")
+            .map_err(|_| ConsoleError::BadInput("the date must be written YYYY-MM-DD".into()))?;
+    }
+    let lists = state.lists().await;
+    let calendar = lists.check_calendar(p.short("calendar")?, &state.opts.default_calendar)?;
+    let translation = lists.check_translation(p.short("translation")?)?;
+    let available = state.registry().get(SKILL).is_some();
+    let asked = date.clone().or(phrase.clone());
+    let mut body = format!("<h1>{}</h1>\n", ctx.t("readings.title"));
+    body.push_str(&form(
+        ctx,
+        &lists,
+        phrase.as_deref(),
+        date.as_deref(),
+        &calendar,
+        translation.as_deref(),
+    ));
+    if !available {
+        body.push_str(&format!(
+            "<p class=\"error\" role=\"status\">{}</p>",
+            ctx.t("unavailable")
+        ));
+        return Ok(
+            Page::for_ctx(ctx, ctx.t("readings.title"), "readings", body)
+                .status(axum::http::StatusCode::SERVICE_UNAVAILABLE),
+        );
+    }
+    let mut req = Map::new();
+    req.insert(
+        "date".into(),
+        Value::String(asked.unwrap_or_else(|| "today".into())),
+    );
+    req.insert("calendar".into(), Value::String(calendar.clone()));
+    if let Some(t) = &translation {
+        req.insert("translation".into(), Value::String(t.clone()));
+    }
+    let answer = skills::call(state, SKILL, skills::data(Value::Object(req))).await?;
+    let data = answer.data();
+    let title;
+    if data.is_empty() || answer.text().as_deref() == Some(NO_READINGS) {
+        title = ctx.t("readings.title").to_string();
+        body.push_str(&format!(
+            "<p role=\"status\">{}</p>",
+            ctx.t("day.no_readings")
+        ));
+    } else {
+        title = s(&data, "celebration").unwrap_or("").to_string();
+        body.push_str(&render_day(
+            ctx,
+            &data,
+            &calendar,
+            translation.as_deref(),
+            state,
+        ));
+    }
+    Ok(Page::for_ctx(ctx, &title, "readings", body))
+}
+
+fn form(
+    ctx: &Ctx,
+    lists: &Lists,
+    phrase: Option<&str>,
+    date: Option<&str>,
+    calendar: &str,
+    translation: Option<&str>,
+) -> String {
+    let mut f =
+        String::from("<form class=\"panel\" method=\"get\" action=\"/readings\" role=\"search\">");
+    let _ = write!(
+        f,
+        "<div class=\"field\"><label for=\"f-q\">{}</label><input id=\"f-q\" name=\"q\" type=\"text\" maxlength=\"{MAX_QUERY_CHARS}\" value=\"{}\" aria-describedby=\"f-q-help\" autocomplete=\"off\"><span id=\"f-q-help\" class=\"help\">{}</span></div>",
+        ctx.t("form.phrase"),
+        esc(phrase.unwrap_or("")),
+        ctx.t("form.phrase.help")
+    );
+    let _ = write!(
+        f,
+        "<div class=\"field\"><label for=\"f-date\">{}</label><input id=\"f-date\" name=\"date\" type=\"date\" value=\"{}\"></div>",
+        ctx.t("form.date"),
+        esc(date.unwrap_or(""))
+    );
+    if !lists.calendars.is_empty() {
+        let _ = write!(
+            f,
+            "<div class=\"field\">{}</div>",
+            select(
+                "calendar",
+                ctx.t("form.calendar"),
+                &lists.calendar_options(),
+                calendar
+            )
+        );
+    }
+    if !lists.translations.is_empty() {
+        let sel = translation.unwrap_or("cpdv");
+        let _ = write!(
+            f,
+            "<div class=\"field\">{}</div>",
+            select(
+                "translation",
+                ctx.t("form.translation"),
+                &lists.translation_options(),
+                sel
+            )
+        );
+    }
+    if ctx.explicit {
+        let _ = write!(
+            f,
+            "<input type=\"hidden\" name=\"lang\" value=\"{}\">",
+            ctx.lang.code()
+        );
+    }
+    let _ = write!(
+        f,
+        "<div><button type=\"submit\">{}</button></div></form>\n",
+        ctx.t("form.show")
+    );
+    f
+}
+
+fn render_readings(readings: Option<&Value>) -> String {
+    let mut s = String::new();
+    for r in readings.and_then(Value::as_array).into_iter().flatten() {
+        let Some(r) = r.as_object() else { continue };
+        let kind = r.get("kind").and_then(Value::as_str).unwrap_or("");
+        let cite = r.get("citation").and_then(Value::as_str).unwrap_or("");
+        let text = r.get("text").and_then(Value::as_str).unwrap_or("");
+        let tr = r.get("translation").and_then(Value::as_str).unwrap_or("");
+        let _ = write!(
+            s,
+            "<section class=\"reading\"><h3>{}</h3><p class=\"cite\">{}{}</p><div class=\"text\" lang=\"en\">{}</div></section>\n",
+            esc(kind),
+            esc(cite),
+            if tr.is_empty() { String::new() } else { format!(" · {}", esc(tr)) },
+            paragraphs(text)
+        );
+    }
+    s
+}
+
+fn render_day(
+    ctx: &Ctx,
+    d: &Map<String, Value>,
+    calendar: &str,
+    translation: Option<&str>,
+    state: &ConsoleState,
+) -> String {
+    let date = s(d, "date").unwrap_or("");
+    let parsed = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").ok();
+    let color = s(d, "color").unwrap_or("");
+    let mut out = String::from("<article class=\"day\">");
+    let _ = write!(
+        out,
+        "<h2><span class=\"swatch c-{}\" aria-hidden=\"true\"></span>{}</h2>",
+        class_token(color),
+        esc(s(d, "celebration").unwrap_or(""))
+    );
+    if let Some(day) = parsed {
+        let _ = write!(
+            out,
+            "<p class=\"date\"><time datetime=\"{date}\">{}</time></p>",
+            day.format("%A, %-d %B %Y")
+        );
+    }
+    out.push_str("<dl class=\"facts\">");
+    let mut fact = |k: &str, v: String| {
+        if !v.is_empty() {
+            let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", ctx.t(k), v);
+        }
+    };
+    fact("day.rank", esc(&humanize(s(d, "rank").unwrap_or(""))));
+    fact("day.colour", esc(&humanize(color)));
+    let week = d.get("week_of_season").and_then(Value::as_i64);
+    fact(
+        "day.season",
+        format!(
+            "{}{}",
+            esc(&humanize(s(d, "season").unwrap_or(""))),
+            week.map(|w| format!(", {} {w}", ctx.t("day.week").to_lowercase()))
+                .unwrap_or_default()
+        ),
+    );
+    fact("day.sunday_cycle", esc(s(d, "sunday_cycle").unwrap_or("")));
+    fact(
+        "day.weekday_cycle",
+        esc(s(d, "weekday_cycle").unwrap_or("")),
+    );
+    fact("day.psalter", esc(s(d, "psalter_week").unwrap_or("")));
+    fact("form.calendar", esc(&calendar_label(calendar)));
+    out.push_str("</dl>");
+    // The options: every celebration of the day (optional memorials marked).
+    let cels: Vec<&Map<String, Value>> = d
+        .get("celebrations")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .collect();
+    if cels.len() > 1 {
+        let _ = write!(
+            out,
+            "<h3>{}</h3><ul class=\"celebrations\">",
+            ctx.t("day.also")
+        );
+        for c in cels.iter().skip(1) {
+            let opt = if c.get("optional").and_then(Value::as_bool) == Some(true) {
+                format!(" — {}", ctx.t("day.optional"))
+            } else {
+                String::new()
+            };
+            let _ = write!(
+                out,
+                "<li><span class=\"swatch c-{}\" aria-hidden=\"true\"></span>{} ({}){opt}</li>",
+                class_token(s(c, "color").unwrap_or("")),
+                esc(s(c, "name").unwrap_or("")),
+                esc(&humanize(s(c, "rank").unwrap_or("")).to_lowercase())
+            );
+        }
+        out.push_str("</ul>");
+    }
+    // Links: martyrology, month, neighbours.
+    if let Some(day) = parsed {
+        let iso = |d: chrono::NaiveDate| d.format("%Y-%m-%d").to_string();
+        let tr = translation.unwrap_or("");
+        out.push_str("<ul class=\"links\">");
+        let _ = write!(
+            out,
+            "<li><a href=\"{}\">{}</a></li>",
+            esc(&ctx.link("/martyrology", &[("date", &iso(day))])),
+            ctx.t("day.martyrology")
+        );
+        let _ = write!(
+            out,
+            "<li><a href=\"{}\">{}</a></li>",
+            esc(&ctx.link(
+                "/calendar",
+                &[
+                    ("year", &day.format("%Y").to_string()),
+                    ("month", &day.format("%-m").to_string()),
+                    ("calendar", calendar)
+                ]
+            )),
+            ctx.t("calendar.title")
+        );
+        if let (Some(prev), Some(next)) = (day.pred_opt(), day.succ_opt()) {
+            let _ = write!(
+                out,
+                "<li><a rel=\"prev\" href=\"{}\">← {}</a> · <a rel=\"next\" href=\"{}\">{} →</a></li>",
+                esc(&ctx.link("/readings", &[("date", &iso(prev)), ("calendar", calendar), ("translation", tr)])),
+                prev.format("%-d %b %Y"),
+                esc(&ctx.link("/readings", &[("date", &iso(next)), ("calendar", calendar), ("translation", tr)])),
+                next.format("%-d %b %Y")
+            );
+        }
+        out.push_str("</ul>");
+        let _ = state;
+    }
+    // The Mass of the day.
+    let _ = write!(
+        out,
+        "<section class=\"mass\" aria-labelledby=\"mass-main\"><h2 id=\"mass-main\">{}</h2>{}</section>",
+        esc(s(d, "mass").unwrap_or("")),
+        render_readings(d.get("readings"))
+    );
+    // The other Masses.
+    let others: Vec<&Map<String, Value>> = d
+        .get("other_masses")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .collect();
+    if !others.is_empty() {
+        let _ = write!(out, "<h2>{}</h2>", ctx.t("day.other_masses"));
+        for (i, m) in others.iter().enumerate() {
+            let _ = write!(
+                out,
+                "<details class=\"mass\" id=\"mass-{i}\"><summary>{}</summary>{}</details>",
+                esc(s(m, "title").unwrap_or("")),
+                render_readings(m.get("readings"))
+            );
+        }
+    }
+    out.push_str("</article>");
+    out
+}
