@@ -65,7 +65,7 @@ fn main() {
     }
 
     // latency over varied queries: every record's own name, perturbed
-    let mut queries: Vec<(Kind, String)> = Vec::new();
+    let mut queries: Vec<(Kind, String, String, String)> = Vec::new();
     for kind in [Kind::Saint, Kind::Pope, Kind::Person, Kind::Diocese] {
         for (i, p) in d.profiles(kind).expect("profiles").iter().enumerate() {
             if i % 7 != 0 && kind != Kind::Pope {
@@ -84,18 +84,60 @@ fn main() {
                     c.into_iter().collect()
                 }
             };
-            queries.push((kind, q));
+            let id = p[match kind {
+                Kind::Saint => "saint_id",
+                Kind::Pope => "pope_id",
+                Kind::Person => "person_id",
+                Kind::Diocese => "source_code",
+            }]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+            queries.push((kind, q, id, name));
         }
     }
     let mut times = Vec::with_capacity(queries.len());
     let mut found = 0usize;
-    for (k, q) in &queries {
+    for (k, q, _, _) in &queries {
         let t = Instant::now();
         let r = d.lookup(*k, Lookup::Query(q)).expect("lookup");
         times.push(t.elapsed().as_secs_f64() * 1000.0);
         if matches!(r, ecclesia_directory::Outcome::Found(_)) {
             found += 1;
+        } else if std::env::var_os("BENCH_SHOW_MISSES").is_some() {
+            println!(
+                "not found: {} {q:?} → {:?}",
+                k.as_str(),
+                d.candidates(*k, q, 2)
+            );
         }
+    }
+    // the confidence cut on these self-labelled queries: a top candidate is right
+    // when it is the record the query was made from, or a namesake of the same name
+    let tops: Vec<(bool, f32)> = queries
+        .iter()
+        .filter_map(|(k, q, id, name)| {
+            let top = d.candidates(*k, q, 1).into_iter().next()?;
+            let same = top.0 == *id
+                || d.index().by_id(*k, &top.0).is_some_and(|e| {
+                    ecclesia_directory::fold::fold(&e.name) == ecclesia_directory::fold::fold(name)
+                });
+            Some((same, top.1))
+        })
+        .collect();
+    println!(
+        "threshold  confident  right  precision  recall (of {})",
+        queries.len()
+    );
+    for t in [0.6f32, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9] {
+        let conf: Vec<&(bool, f32)> = tops.iter().filter(|x| x.1 >= t).collect();
+        let right = conf.iter().filter(|x| x.0).count();
+        println!(
+            "{t:9.2}  {:9}  {right:5}  {:9.3}  {:.3}",
+            conf.len(),
+            right as f64 / conf.len().max(1) as f64,
+            right as f64 / queries.len().max(1) as f64
+        );
     }
     times.sort_by(|a, b| a.total_cmp(b));
     let pct = |p: f64| times[((times.len() as f64 - 1.0) * p) as usize];

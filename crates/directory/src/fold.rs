@@ -95,6 +95,29 @@ fn title_kind(w: &str) -> Option<u8> {
     })
 }
 
+/// Long title words, recognised also with one typo ("Saitn", "Cardnial", "Blesed").
+const LONG_TITLES: [(&str, u8); 7] = [
+    ("saint", 2),
+    ("blessed", 2),
+    ("venerable", 2),
+    ("cardinal", 3),
+    ("archbishop", 3),
+    ("diocese", 4),
+    ("archdiocese", 4),
+];
+
+/// The title kind of a word one edit away from a long title word (words of five
+/// letters or more only, so that short names are never taken for titles).
+fn misspelt_title(w: &str) -> Option<u8> {
+    if w.chars().count() < 5 {
+        return None;
+    }
+    LONG_TITLES
+        .iter()
+        .find(|(t, _)| strsim::damerau_levenshtein(w, t) == 1)
+        .map(|(_, k)| *k)
+}
+
 /// Filler words dropped from every name.
 fn is_filler(w: &str) -> bool {
     matches!(
@@ -355,7 +378,15 @@ pub fn analyze(s: &str) -> (Vec<String>, Hints) {
         let w = words[i];
         i += 1;
         // "servant of god" is one title
-        if let Some(k) = title_kind(w) {
+        // a misspelt title only in front of the name ("Saitn Cecilia", not "Ricardo Sainz")
+        let misspelt = || {
+            if out.is_empty() {
+                misspelt_title(w)
+            } else {
+                None
+            }
+        };
+        if let Some(k) = title_kind(w).or_else(misspelt) {
             match k {
                 1 => hints.pope = true,
                 2 => hints.saint = true,
@@ -445,6 +476,10 @@ mod tests {
         assert!(h.diocese);
         let (_, h) = analyze("Cardinal Tagle");
         assert!(h.cleric);
+        let (t, h) = analyze("Saitn Cecilia");
+        assert_eq!(t, vec!["cecilia"]);
+        assert!(h.saint);
+        assert_eq!(tokens("Ricardo Sainz"), vec!["richard", "sainz"]);
     }
 
     #[test]
