@@ -1,6 +1,6 @@
 //! The faith lexicon: Catholic and theological concepts, each with its terms in the
-//! ten languages served (English, Czech, Chinese, Bengali, Konkani in Devanagari and
-//! Romi script, Latin, Italian, Spanish, Portuguese, French). Terms are written
+//! ten languages served (English, Czech, Chinese, Bengali, Konkani in Devanagari,
+//! Romi and Kannada script, Latin, Italian, Spanish, Portuguese, French). Terms are written
 //! folded (see [`super::normalize`]): Latin-script terms without accents.
 //!
 //! Each term carries a weight: 2 for a word that by itself makes a question one of
@@ -14,7 +14,8 @@
 //! typica) on vatican.va; Bengali Catholic usage (খ্রিস্টযাগ for the Mass, মণ্ডলী
 //! for the Church, as in the Bangladesh bishops' texts); Goan Konkani Catholic
 //! usage in Devanagari and Romi (इगर्ज / Igorz, मिसा / Mis, पातक / Patok, कृपा /
-//! Kurpa, मागणें / Magnnem).
+//! Kurpa, मागणें / Magnnem), and Mangalorean Konkani in Kannada script (ಇಗರ್ಜ್,
+//! ಮಿಸಾ, ಪಾತಕ್, ದೇವ್). The Kannada-script forms are untested by the labelled sets.
 
 /// A concept and its terms `(folded term, weight)`.
 #[derive(Debug, Clone, Copy)]
@@ -30,6 +31,8 @@ pub const FAITH: &[Concept] = &[
     Concept {
         name: "God",
         terms: &[
+            ("ದೇವ್*", 2),
+            ("ದೇವಾ*", 2),
             ("god", 2),
             ("gods", 1),
             ("divine", 2),
@@ -66,6 +69,8 @@ pub const FAITH: &[Concept] = &[
     Concept {
         name: "Jesus Christ",
         terms: &[
+            ("ಜೆಜು*", 2),
+            ("ಕ್ರಿಸ್ತ*", 2),
             ("jesus", 2),
             ("christ", 2),
             ("messiah", 2),
@@ -101,6 +106,7 @@ pub const FAITH: &[Concept] = &[
     Concept {
         name: "Church",
         terms: &[
+            ("ಇಗರ್ಜ*", 2),
             ("church", 2),
             ("churches", 2),
             ("basilica", 2),
@@ -164,6 +170,8 @@ pub const FAITH: &[Concept] = &[
     Concept {
         name: "grace",
         terms: &[
+            ("ಕುರ್ಪಾ*", 2),
+            ("ಕುರ್ಪೆ*", 2),
             ("grace", 2),
             ("milost*", 2),
             ("gratia*", 2),
@@ -184,6 +192,7 @@ pub const FAITH: &[Concept] = &[
     Concept {
         name: "sin",
         terms: &[
+            ("ಪಾತಕ*", 2),
             ("sin", 2),
             ("sins", 2),
             ("sinful", 2),
@@ -349,6 +358,8 @@ pub const FAITH: &[Concept] = &[
     Concept {
         name: "Mass, liturgy",
         terms: &[
+            ("ಮಿಸಾ*", 2),
+            ("ಮೀಸ*", 2),
             ("mass", 1),
             ("holy mass", 2),
             ("liturg*", 2),
@@ -377,6 +388,8 @@ pub const FAITH: &[Concept] = &[
     Concept {
         name: "prayer, devotion",
         terms: &[
+            ("ಮಾಗ್ಣೆ*", 2),
+            ("ರೊಜಾರ*", 2),
             ("pray*", 2),
             ("rosary", 2),
             ("novena", 2),
@@ -424,6 +437,8 @@ pub const FAITH: &[Concept] = &[
     Concept {
         name: "Mary, the saints, the angels",
         terms: &[
+            ("ಮಾರಿಯ*", 2),
+            ("ಸಾಂತ*", 2),
             ("saint", 2),
             ("saints", 2),
             ("st", 1),
@@ -488,6 +503,9 @@ pub const FAITH: &[Concept] = &[
     Concept {
         name: "the Pope, the clergy, religious life",
         terms: &[
+            ("ಪಾಪಾ*", 2),
+            ("ಪಾದ್ರಿ*", 2),
+            ("ಬಿಸ್ಪ*", 2),
             ("pope", 2),
             ("popes", 2),
             ("papal", 2),
@@ -555,6 +573,8 @@ pub const FAITH: &[Concept] = &[
     Concept {
         name: "Scripture",
         terms: &[
+            ("ಬಾಯ್ಬಲ*", 2),
+            ("ಬೈಬಲ*", 2),
             ("bible*", 2),
             ("biblical", 2),
             ("scripture*", 2),
