@@ -342,7 +342,8 @@ fn season_sunday(prefix: &str, n: u32) -> NamedDay {
 
 fn amount(t: &[Tok]) -> Option<(i64, Unit)> {
     match t {
-        [Tok::Num(n), Tok::Unit(u)] => Some((i64::from(*n), *u)),
+        [Tok::Num(n), Tok::Unit(u) | Tok::Units(u)] => Some((i64::from(*n), *u)),
+        [Tok::Article, Tok::Unit(u)] => Some((1, *u)),
         _ => None,
     }
 }
@@ -394,8 +395,11 @@ fn from_today(t: &[Tok]) -> Vec<Expr> {
             }
         }
     }
-    if let [Tok::Num(n), Tok::Unit(u), last @ (Tok::Rel(_) | Tok::Wd(_))] = t {
-        let a = (i64::from(*n), *u);
+    // "a week today", "a week tomorrow", "a week on Sunday": from a day to come.
+    if let [count, unit, last @ (Tok::Rel(0..) | Tok::Wd(_))] = t {
+        let Some(a) = amount(&[count.clone(), unit.clone()]) else {
+            return out;
+        };
         out.extend(
             point(std::slice::from_ref(last))
                 .into_iter()

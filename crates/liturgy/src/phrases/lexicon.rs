@@ -28,8 +28,12 @@ pub enum Tok {
     Num(u32),
     /// An ordinal number.
     Ord(u32),
-    /// A unit of time.
+    /// A unit of time, singular or number-neutral (day, week, 天).
     Unit(Unit),
+    /// A unit of time in the plural (days, weeks): only after a count.
+    Units(Unit),
+    /// "a", "an": a count of one, before a singular unit only.
+    Article,
     /// Today plus a number of days (today, tomorrow, now …).
     Rel(i64),
     /// A weekday, 0 = Monday.

@@ -140,69 +140,39 @@ pub const FILLERS: &[&str] = &[
     "কোন দিন",
 ];
 
+/// Singular (or number-neutral) units: "a week", "the day after".
 const UNITS: &[(&str, Unit)] = &[
     ("day", Unit::Days(1)),
-    ("days", Unit::Days(1)),
     ("week", Unit::Days(7)),
-    ("weeks", Unit::Days(7)),
     ("fortnight", Unit::Days(14)),
-    ("fortnights", Unit::Days(14)),
     ("month", Unit::Months(1)),
-    ("months", Unit::Months(1)),
     ("year", Unit::Months(12)),
-    ("years", Unit::Months(12)),
     ("dia", Unit::Days(1)),
-    ("dias", Unit::Days(1)),
     ("semana", Unit::Days(7)),
-    ("semanas", Unit::Days(7)),
     ("mes", Unit::Months(1)),
-    ("meses", Unit::Months(1)),
     ("ano", Unit::Months(12)),
-    ("anos", Unit::Months(12)),
     ("giorno", Unit::Days(1)),
-    ("giorni", Unit::Days(1)),
     ("settimana", Unit::Days(7)),
-    ("settimane", Unit::Days(7)),
     ("mese", Unit::Months(1)),
-    ("mesi", Unit::Months(1)),
     ("anno", Unit::Months(12)),
-    ("anni", Unit::Months(12)),
     ("jour", Unit::Days(1)),
-    ("jours", Unit::Days(1)),
     ("semaine", Unit::Days(7)),
-    ("semaines", Unit::Days(7)),
     ("mois", Unit::Months(1)),
     ("an", Unit::Months(12)),
-    ("ans", Unit::Months(12)),
     ("annee", Unit::Months(12)),
-    ("annees", Unit::Months(12)),
     ("den", Unit::Days(1)),
-    ("dny", Unit::Days(1)),
-    ("dni", Unit::Days(1)),
-    ("dnu", Unit::Days(1)),
     ("dnem", Unit::Days(1)),
     ("tyden", Unit::Days(7)),
-    ("tydny", Unit::Days(7)),
-    ("tydnu", Unit::Days(7)),
     ("tydne", Unit::Days(7)),
     ("tydnem", Unit::Days(7)),
     ("mesic", Unit::Months(1)),
-    ("mesice", Unit::Months(1)),
-    ("mesicu", Unit::Months(1)),
     ("rok", Unit::Months(12)),
     ("roce", Unit::Months(12)),
-    ("roky", Unit::Months(12)),
-    ("let", Unit::Months(12)),
     ("dies", Unit::Days(1)),
     ("diem", Unit::Days(1)),
-    ("diebus", Unit::Days(1)),
     ("hebdomada", Unit::Days(7)),
     ("hebdomadam", Unit::Days(7)),
-    ("hebdomadas", Unit::Days(7)),
-    ("hebdomadis", Unit::Days(7)),
-    ("menses", Unit::Months(1)),
     ("mensem", Unit::Months(1)),
-    ("annos", Unit::Months(12)),
     ("annum", Unit::Months(12)),
     ("天", Unit::Days(1)),
     ("日", Unit::Days(1)),
@@ -221,6 +191,41 @@ const UNITS: &[(&str, Unit)] = &[
     ("दीस", Unit::Days(1)),
     ("दिसां", Unit::Days(1)),
     ("दिवस", Unit::Days(1)),
+];
+
+/// Plural units: a count must go with them ("3 days"), never an implied one.
+const PLURAL_UNITS: &[(&str, Unit)] = &[
+    ("days", Unit::Days(1)),
+    ("weeks", Unit::Days(7)),
+    ("fortnights", Unit::Days(14)),
+    ("months", Unit::Months(1)),
+    ("years", Unit::Months(12)),
+    ("dias", Unit::Days(1)),
+    ("semanas", Unit::Days(7)),
+    ("meses", Unit::Months(1)),
+    ("anos", Unit::Months(12)),
+    ("giorni", Unit::Days(1)),
+    ("settimane", Unit::Days(7)),
+    ("mesi", Unit::Months(1)),
+    ("anni", Unit::Months(12)),
+    ("jours", Unit::Days(1)),
+    ("semaines", Unit::Days(7)),
+    ("ans", Unit::Months(12)),
+    ("annees", Unit::Months(12)),
+    ("dny", Unit::Days(1)),
+    ("dni", Unit::Days(1)),
+    ("dnu", Unit::Days(1)),
+    ("tydny", Unit::Days(7)),
+    ("tydnu", Unit::Days(7)),
+    ("mesice", Unit::Months(1)),
+    ("mesicu", Unit::Months(1)),
+    ("roky", Unit::Months(12)),
+    ("let", Unit::Months(12)),
+    ("diebus", Unit::Days(1)),
+    ("hebdomadas", Unit::Days(7)),
+    ("hebdomadis", Unit::Days(7)),
+    ("menses", Unit::Months(1)),
+    ("annos", Unit::Months(12)),
 ];
 
 const RELATIVE: &[(&str, i64)] = &[
@@ -381,6 +386,8 @@ const SIGNS: &[(&str, Tok)] = &[
     ("abhinc", Tok::Ago),
     ("pred", Tok::Ago),
     ("from", Tok::From),
+    ("a", Tok::Article),
+    ("an", Tok::Article),
     ("in", Tok::In),
     ("dentro de", Tok::In),
     ("en", Tok::In),
@@ -428,12 +435,12 @@ const COMPOUNDS: &[(&str, &[Tok])] = &[
     ),
     ("दिसांनी", &[Tok::Unit(Unit::Days(1)), Tok::Later]),
     ("lendemain", &[Tok::Unit(Unit::Days(1)), Tok::After]),
-    ("days time", &[Tok::Unit(Unit::Days(1))]),
+    ("days time", &[Tok::Units(Unit::Days(1))]),
     ("day's time", &[Tok::Unit(Unit::Days(1))]),
-    ("weeks time", &[Tok::Unit(Unit::Days(7))]),
+    ("weeks time", &[Tok::Units(Unit::Days(7))]),
     ("week's time", &[Tok::Unit(Unit::Days(7))]),
     ("fortnight's time", &[Tok::Unit(Unit::Days(14))]),
-    ("months time", &[Tok::Unit(Unit::Months(1))]),
+    ("months time", &[Tok::Units(Unit::Months(1))]),
     ("month's time", &[Tok::Unit(Unit::Months(1))]),
     // Bengali পরশু is both the day after tomorrow and the day before yesterday.
     ("পরশু", &[Tok::Rel(2)]),
@@ -459,8 +466,6 @@ const IDIOMS: &[(&str, u32, u32)] = &[
 ];
 
 const CARDINALS: &[(&str, u32)] = &[
-    ("a", 1),
-    ("an", 1),
     ("un", 1),
     ("uno", 1),
     ("una", 1),
@@ -752,6 +757,7 @@ pub fn all_entries() -> Vec<(String, Vec<Tok>)> {
     let mut out: Vec<(String, Vec<Tok>)> = Vec::new();
     let one = |s: &str, t: Tok| (s.to_string(), vec![t]);
     out.extend(UNITS.iter().map(|(s, u)| one(s, Tok::Unit(*u))));
+    out.extend(PLURAL_UNITS.iter().map(|(s, u)| one(s, Tok::Units(*u))));
     out.extend(RELATIVE.iter().map(|(s, n)| one(s, Tok::Rel(*n))));
     out.extend(SIGNS.iter().map(|(s, t)| one(s, t.clone())));
     out.extend(CARDINALS.iter().map(|(s, n)| one(s, Tok::Num(*n))));
@@ -762,10 +768,10 @@ pub fn all_entries() -> Vec<(String, Vec<Tok>)> {
     for (s, literal, meant) in IDIOMS {
         out.push((
             s.to_string(),
-            vec![Tok::Num(*literal), Tok::Unit(Unit::Days(1))],
+            vec![Tok::Num(*literal), Tok::Units(Unit::Days(1))],
         ));
         let idiom = if *meant == 14 {
-            vec![Tok::Num(2), Tok::Unit(Unit::Days(7))]
+            vec![Tok::Num(2), Tok::Units(Unit::Days(7))]
         } else {
             vec![Tok::Num(1), Tok::Unit(Unit::Days(7))]
         };
