@@ -395,8 +395,11 @@ fn from_today(t: &[Tok]) -> Vec<Expr> {
             }
         }
     }
-    // "a week today", "a week tomorrow", "a week on Sunday": from a day to come.
-    if let [count, unit, last @ (Tok::Rel(0..) | Tok::Wd(_))] = t {
+    // British "a week today", "a fortnight tomorrow", "two weeks on Sunday":
+    // weeks from a day to come.
+    if let [count, unit @ (Tok::Unit(Unit::Days(7 | 14)) | Tok::Units(Unit::Days(7 | 14))), last @ (Tok::Rel(0..) | Tok::Wd(_))] =
+        t
+    {
         let Some(a) = amount(&[count.clone(), unit.clone()]) else {
             return out;
         };
