@@ -143,7 +143,7 @@ impl Page {
             ));
         }
         format!(
-            "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title} · {app}</title>\n<link rel=\"stylesheet\" href=\"{CSS_PATH}\">\n<script src=\"{JS_PATH}\" defer></script>\n</head>\n<body{battrs}>\n<a class=\"skip\" href=\"#main\">{skip}</a>\n<header class=\"top\">\n<a class=\"brand\" href=\"{home}\">{app}</a>\n<nav aria-label=\"{navlabel}\"><ul>{nav}</ul></nav>\n</header>\n<main id=\"main\" tabindex=\"-1\">\n{body}\n</main>\n<footer>\n<nav aria-label=\"{langlabel}\"><ul class=\"langs\">{langs}</ul></nav>\n<p class=\"small\">{nojs}</p>\n</footer>\n</body>\n</html>\n",
+            "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title} · {app}</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"{CSS_PATH}\">\n<script src=\"{JS_PATH}\" defer></script>\n</head>\n<body{battrs}>\n<a class=\"skip\" href=\"#main\">{skip}</a>\n<header class=\"top\">\n<a class=\"brand\" href=\"{home}\">{app}</a>\n<nav aria-label=\"{navlabel}\"><ul>{nav}</ul></nav>\n</header>\n<main id=\"main\" tabindex=\"-1\">\n{body}\n</main>\n<footer>\n<nav aria-label=\"{langlabel}\"><ul class=\"langs\">{langs}</ul></nav>\n<p class=\"small\">{nojs}</p>\n</footer>\n</body>\n</html>\n",
             lang = self.lang.code(),
             title = esc(&self.title),
             app = t(self.lang, "app.name"),

@@ -121,7 +121,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     }
     let _ = write!(
         body,
-        "<div><button type=\"submit\">{}</button></div></form>\n",
+        "<div><button type=\"submit\">{}</button></div></form>",
         ctx.t("form.show")
     );
     // Prev / next.
@@ -246,7 +246,7 @@ pub fn grid_html(
             &d[..3]
         );
     }
-    s.push_str("</thead><tbody><tr>");
+    s.push_str("</tr></thead><tbody><tr>");
     for _ in 0..lead {
         s.push_str("<td class=\"empty\"></td>");
     }

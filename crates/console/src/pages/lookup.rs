@@ -178,7 +178,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
         if SKIP.contains(&k.as_str()) {
             continue;
         }
-        let html = value_html(ctx, k, v, 0);
+        let html = value_html(ctx, v, 0);
         if !html.is_empty() {
             let _ = write!(body, "<dt>{}</dt><dd>{html}</dd>", esc(&humanize(k)));
         }
@@ -253,7 +253,7 @@ fn is_web(u: &str) -> bool {
 
 /// A profile value as HTML: strings escaped (web addresses as links),
 /// lists joined, nested objects as `key: value`, ids as profile links.
-fn value_html(ctx: &Ctx, key: &str, v: &Value, depth: usize) -> String {
+fn value_html(ctx: &Ctx, v: &Value, depth: usize) -> String {
     match v {
         Value::Null => String::new(),
         Value::Bool(b) => {
@@ -276,7 +276,7 @@ fn value_html(ctx: &Ctx, key: &str, v: &Value, depth: usize) -> String {
             let items: Vec<String> = a
                 .iter()
                 .take(50)
-                .map(|x| value_html(ctx, key, x, depth + 1))
+                .map(|x| value_html(ctx, x, depth + 1))
                 .filter(|x| !x.is_empty())
                 .collect();
             if a.iter().all(|x| !x.is_object()) {
@@ -304,11 +304,7 @@ fn value_html(ctx: &Ctx, key: &str, v: &Value, depth: usize) -> String {
                         .iter()
                         .filter(|(k, v)| k.as_str() != idk && k.as_str() != "name" && !v.is_null())
                         .map(|(k, v)| {
-                            format!(
-                                "{}: {}",
-                                esc(&humanize(k)),
-                                value_html(ctx, k, v, depth + 1)
-                            )
+                            format!("{}: {}", esc(&humanize(k)), value_html(ctx, v, depth + 1))
                         })
                         .collect();
                     return format!(
@@ -326,7 +322,7 @@ fn value_html(ctx: &Ctx, key: &str, v: &Value, depth: usize) -> String {
             let parts: Vec<String> = o
                 .iter()
                 .filter(|(_, v)| !v.is_null())
-                .map(|(k, v)| (k, value_html(ctx, k, v, depth + 1)))
+                .map(|(k, v)| (k, value_html(ctx, v, depth + 1)))
                 .filter(|(_, h)| !h.is_empty())
                 .map(|(k, h)| format!("{}: {h}", esc(&humanize(k))))
                 .collect();
@@ -472,10 +468,10 @@ mod tests {
     fn values_escape_and_link() {
         let ctx = Ctx::default();
         let v = json!({"name": "<x>", "pope_id": "a\"b", "date": "2012"});
-        let h = value_html(&ctx, "created_by", &v, 0);
+        let h = value_html(&ctx, &v, 0);
         assert!(h.contains("&lt;x&gt;") && h.contains("a%22b") && h.contains("Date: 2012"));
         assert_eq!(
-            value_html(&ctx, "u", &json!("javascript:alert(1)"), 0),
+            value_html(&ctx, &json!("javascript:alert(1)"), 0),
             "javascript:alert(1)"
         );
     }

@@ -185,13 +185,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
         ));
     } else {
         title = s(&data, "celebration").unwrap_or("").to_string();
-        body.push_str(&render_day(
-            ctx,
-            &data,
-            &calendar,
-            translation.as_deref(),
-            state,
-        ));
+        body.push_str(&render_day(ctx, &data, &calendar, translation.as_deref()));
     }
     Ok(Page::for_ctx(ctx, &title, "readings", body))
 }
@@ -253,7 +247,7 @@ fn form(
     }
     let _ = write!(
         f,
-        "<div><button type=\"submit\">{}</button></div></form>\n",
+        "<div><button type=\"submit\">{}</button></div></form>",
         ctx.t("form.show")
     );
     f
@@ -269,7 +263,7 @@ fn render_readings(readings: Option<&Value>) -> String {
         let tr = r.get("translation").and_then(Value::as_str).unwrap_or("");
         let _ = write!(
             s,
-            "<section class=\"reading\"><h3>{}</h3><p class=\"cite\">{}{}</p><div class=\"text\" lang=\"en\">{}</div></section>\n",
+            "<section class=\"reading\"><h3>{}</h3><p class=\"cite\">{}{}</p><div class=\"text\" lang=\"en\">{}</div></section>",
             esc(kind),
             esc(cite),
             if tr.is_empty() { String::new() } else { format!(" · {}", esc(tr)) },
@@ -284,7 +278,6 @@ fn render_day(
     d: &Map<String, Value>,
     calendar: &str,
     translation: Option<&str>,
-    state: &ConsoleState,
 ) -> String {
     let date = s(d, "date").unwrap_or("");
     let parsed = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").ok();
@@ -394,7 +387,6 @@ fn render_day(
             );
         }
         out.push_str("</ul>");
-        let _ = state;
     }
     // The Mass of the day.
     let _ = write!(

@@ -12,11 +12,22 @@ fn console_in_a_real_browser() {
         return;
     }
     let base = &full().base;
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/console_browser.py");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/browser/console_browser.py"
+    );
     let shots = std::env::var("ECCLESIA_SCREENSHOTS").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/console-screenshots").to_string()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../target/console-screenshots"
+        )
+        .to_string()
     });
-    let python = if std::path::Path::new("/usr/bin/python3").exists() { "/usr/bin/python3" } else { "python3" };
+    let python = if std::path::Path::new("/usr/bin/python3").exists() {
+        "/usr/bin/python3"
+    } else {
+        "python3"
+    };
     let out = Command::new(python)
         .arg(script)
         .arg("--base")
@@ -28,6 +39,9 @@ fn console_in_a_real_browser() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     eprintln!("{stdout}\n{stderr}");
-    assert!(out.status.success(), "browser check failed:\n{stdout}\n{stderr}");
+    assert!(
+        out.status.success(),
+        "browser check failed:\n{stdout}\n{stderr}"
+    );
     assert!(stdout.contains("ALL OK"));
 }

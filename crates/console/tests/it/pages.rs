@@ -8,12 +8,18 @@ const HOSTILE: &str = "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>
 fn assert_inert(body: &str) {
     assert!(!body.contains("<script>alert"), "unescaped script in page");
     assert!(!body.contains("<img src=x"), "unescaped tag in page");
-    assert!(!body.contains("onerror=alert(2)>"), "unescaped attribute in page");
+    assert!(
+        !body.contains("onerror=alert(2)>"),
+        "unescaped attribute in page"
+    );
 }
 
 #[test]
 fn trinity_sunday_readings_show_john_3() {
-    let r = get(real(), &format!("/readings?q={}", enc("Trinity Sunday 2026")));
+    let r = get(
+        real(),
+        &format!("/readings?q={}", enc("Trinity Sunday 2026")),
+    );
     assert_eq!(r.status, 200, "{}", r.body);
     let b = &r.body;
     assert!(b.contains("The Most Holy Trinity"), "{b}");
@@ -23,7 +29,10 @@ fn trinity_sunday_readings_show_john_3() {
     assert!(b.contains("Ordinary Time"));
     assert!(b.contains("datetime=\"2026-05-31\""));
     // The reading text itself, in English, and the martyrology link.
-    assert!(b.contains("For God so loved the world"), "Gospel text shown");
+    assert!(
+        b.contains("For God so loved the world"),
+        "Gospel text shown"
+    );
     assert!(b.contains("lang=\"en\""));
     assert!(b.contains("href=\"/martyrology?date=2026-05-31\""));
     // The page's headers.
@@ -34,15 +43,24 @@ fn trinity_sunday_readings_show_john_3() {
 
 #[test]
 fn date_picker_calendar_and_translation_lists() {
-    let r = get(real(), "/readings?date=2026-05-31&calendar=us&translation=douay-rheims");
+    let r = get(
+        real(),
+        "/readings?date=2026-05-31&calendar=us&translation=douay-rheims",
+    );
     assert_eq!(r.status, 200, "{}", r.body);
     let b = &r.body;
     assert!(b.contains("John 3:16-18"));
-    assert!(b.contains("<option value=\"us\" selected>United States</option>"), "calendar list");
+    assert!(
+        b.contains("<option value=\"us\" selected>United States</option>"),
+        "calendar list"
+    );
     assert!(b.contains("<option value=\"ca\">Canada</option>"));
     assert!(b.contains("<option value=\"douay-rheims\" selected>"));
     assert!(b.contains("type=\"date\" value=\"2026-05-31\""));
-    assert!(b.contains("DRA") || b.contains("Douay"), "translation named");
+    assert!(
+        b.contains("DRA") || b.contains("Douay"),
+        "translation named"
+    );
 }
 
 #[test]
@@ -54,7 +72,10 @@ fn christmas_has_other_masses_and_today_default() {
     // No phrase: today (fixed at 2026-06-01 in the tests).
     let r = get(real(), "/readings");
     assert_eq!(r.status, 200);
-    assert!(r.body.contains("datetime=\"2026-06-01\""), "today by default");
+    assert!(
+        r.body.contains("datetime=\"2026-06-01\""),
+        "today by default"
+    );
 }
 
 #[test]
@@ -66,20 +87,31 @@ fn june_2026_grid_has_thirty_coloured_days() {
     for day in 1..=30 {
         let key = format!("data-date=\"2026-06-{day:02}\" data-color=\"");
         let at = b.find(&key).unwrap_or_else(|| panic!("day {day}"));
-        let colour: String = b[at + key.len()..].chars().take_while(|c| *c != '"').collect();
+        let colour: String = b[at + key.len()..]
+            .chars()
+            .take_while(|c| *c != '"')
+            .collect();
         assert!(
             ["WHITE", "RED", "GREEN", "VIOLET", "ROSE", "BLACK", "GOLD"].contains(&colour.as_str()),
             "day {day} colour {colour:?}"
         );
     }
     // Sts Peter and Paul: a red solemnity, standing out.
-    assert!(b.contains("class=\"c-RED rank-SOLEMNITY\" data-date=\"2026-06-29\""), "{b}");
+    assert!(
+        b.contains("class=\"c-RED rank-SOLEMNITY\" data-date=\"2026-06-29\""),
+        "{b}"
+    );
     assert!(b.contains("Peter and Paul"));
     // Today is marked, neighbours linked, the feed linked.
-    assert!(b.contains("data-date=\"2026-06-01\" data-color=\"GREEN\" aria-current=\"date\"") || b.contains("aria-current=\"date\""));
+    assert!(
+        b.contains("data-date=\"2026-06-01\" data-color=\"GREEN\" aria-current=\"date\"")
+            || b.contains("aria-current=\"date\"")
+    );
     assert!(b.contains("id=\"prev-month\" rel=\"prev\" href=\"/calendar?year=2026&amp;month=5&amp;calendar=general-roman\""));
     assert!(b.contains("id=\"next-month\" rel=\"next\" href=\"/calendar?year=2026&amp;month=7&amp;calendar=general-roman\""));
-    assert!(b.contains("href=\"/calendar.ics?calendar=general-roman&amp;from=2026-06-01&amp;to=2026-06-30\""));
+    assert!(b.contains(
+        "href=\"/calendar.ics?calendar=general-roman&amp;from=2026-06-01&amp;to=2026-06-30\""
+    ));
     assert!(b.contains("data-page=\"calendar\""));
 }
 
@@ -88,12 +120,22 @@ fn grid_crosses_the_year_and_follows_the_calendar() {
     let r = get(real(), "/calendar?year=2026&month=12&calendar=us");
     assert_eq!(r.status, 200);
     assert_eq!(r.body.matches("data-date=\"2026-12-").count(), 31);
-    assert!(r.body.contains("href=\"/calendar?year=2027&amp;month=1&amp;calendar=us\""));
-    assert!(r.body.contains("class=\"c-WHITE rank-SOLEMNITY\" data-date=\"2026-12-25\""));
+    assert!(r
+        .body
+        .contains("href=\"/calendar?year=2027&amp;month=1&amp;calendar=us\""));
+    assert!(r
+        .body
+        .contains("class=\"c-WHITE rank-SOLEMNITY\" data-date=\"2026-12-25\""));
     let r = get(real(), "/calendar?year=2027&month=1&calendar=us");
-    assert!(r.body.contains("href=\"/calendar?year=2026&amp;month=12&amp;calendar=us\""));
+    assert!(r
+        .body
+        .contains("href=\"/calendar?year=2026&amp;month=12&amp;calendar=us\""));
     let r = get(real(), "/calendar?year=2028&month=2");
-    assert_eq!(r.body.matches("data-date=\"2028-02-").count(), 29, "leap year");
+    assert_eq!(
+        r.body.matches("data-date=\"2028-02-").count(),
+        29,
+        "leap year"
+    );
 }
 
 #[test]
@@ -101,7 +143,9 @@ fn martyrology_of_the_day() {
     let r = get(real(), "/martyrology?date=2026-03-19");
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(r.body.contains("Joseph"), "{}", r.body);
-    assert!(r.body.contains("<article class=\"martyrology\" lang=\"en\">"));
+    assert!(r
+        .body
+        .contains("<article class=\"martyrology\" lang=\"en\">"));
     let r = get(real(), "/martyrology?date=2026-03-19&language=la");
     assert!(r.body.contains("lang=\"la\""));
 }
@@ -129,7 +173,11 @@ fn bad_input_is_a_400_page() {
     }
     // Very long input: refused with a message, not echoed whole.
     let long = "a".repeat(5000);
-    for path in [format!("/readings?q={long}"), format!("/lookup?q={long}"), format!("/ask?q={long}")] {
+    for path in [
+        format!("/readings?q={long}"),
+        format!("/lookup?q={long}"),
+        format!("/ask?q={long}"),
+    ] {
         let r = get(full(), &path);
         assert_eq!(r.status, 400);
         assert!(r.body.contains("too long"));
@@ -158,11 +206,18 @@ fn hostile_input_is_escaped() {
     }
     // Echoed escaped in the form.
     let r = get(full(), &format!("/lookup?kind=saint&q={h}"));
-    assert!(r.body.contains("value=\"&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&gt;&lt;img"), "{}", r.body);
+    assert!(
+        r.body
+            .contains("value=\"&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&gt;&lt;img"),
+        "{}",
+        r.body
+    );
     // The stand-in answer carries hostile text and a hostile title: escaped too.
     let r = get(full(), "/ask?q=grace");
     assert_inert(&r.body);
-    assert!(r.body.contains("Hostile &lt;script&gt;alert(1)&lt;/script&gt;."));
+    assert!(r
+        .body
+        .contains("Hostile &lt;script&gt;alert(1)&lt;/script&gt;."));
     assert!(r.body.contains("On Grace &lt;i&gt;test&lt;/i&gt;"));
 }
 
@@ -173,7 +228,9 @@ fn corpus_pages_say_not_available_without_their_store() {
     assert!(r.body.contains("id=\"ask-unavailable\""));
     assert!(r.body.contains("<button type=\"submit\" disabled>"));
     assert_eq!(get(real(), "/ask?q=What%20is%20grace%3F").status, 503);
-    assert!(get(real(), "/search").body.contains("id=\"search-unavailable\""));
+    assert!(get(real(), "/search")
+        .body
+        .contains("id=\"search-unavailable\""));
     assert_eq!(get(real(), "/search?q=grace").status, 503);
     assert_eq!(get(real(), "/document?id=x").status, 503);
     // The start page says which parts are off.
@@ -184,12 +241,18 @@ fn corpus_pages_say_not_available_without_their_store() {
 
 #[test]
 fn ask_renders_markers_sources_and_related() {
-    for r in [get(full(), "/ask?q=What%20is%20grace%3F"), post_form(full(), "/ask", "q=What+is+grace%3F")] {
+    for r in [
+        get(full(), "/ask?q=What%20is%20grace%3F"),
+        post_form(full(), "/ask", "q=What+is+grace%3F"),
+    ] {
         assert_eq!(r.status, 200, "{}", r.body);
         let b = &r.body;
         assert!(b.contains("<strong>Grace</strong> is a gift <a class=\"marker\" href=\"/document?id=doc-grace&amp;at=2&amp;hl=Grace%20is%20the%20free"));
         assert!(b.contains("#cited\" aria-label=\"Source 1\">[1]</a>"));
-        assert!(b.contains("source [2]."), "a marker without a citation stays text");
+        assert!(
+            b.contains("source [2]."),
+            "a marker without a citation stays text"
+        );
         assert!(b.contains("<li id=\"src-1\">"));
         assert!(b.contains("href=\"/ask?q=What%20is%20sanctifying%20grace%3F\""));
         assert!(b.contains("&lt;b&gt;bold&lt;/b&gt; question"));
@@ -199,9 +262,23 @@ fn ask_renders_markers_sources_and_related() {
 
 #[test]
 fn citation_opens_the_passage_highlighted() {
-    let r = get(full(), &format!("/document?id={}&at=2&hl={}", fakes::DOC_ID, enc(fakes::CITED)));
+    let r = get(
+        full(),
+        &format!(
+            "/document?id={}&at=2&hl={}",
+            fakes::DOC_ID,
+            enc(fakes::CITED)
+        ),
+    );
     assert_eq!(r.status, 200, "{}", r.body);
-    assert!(r.body.contains(&format!("<mark id=\"cited\" tabindex=\"-1\">{}</mark>", fakes::CITED)), "{}", r.body);
+    assert!(
+        r.body.contains(&format!(
+            "<mark id=\"cited\" tabindex=\"-1\">{}</mark>",
+            fakes::CITED
+        )),
+        "{}",
+        r.body
+    );
     assert!(r.body.contains("<p>Introduction to the letter.</p>"));
     assert!(r.body.contains("<div class=\"doc-body\" lang=\"en\">"));
     assert!(r.body.contains("<h1>On Grace &lt;i&gt;test&lt;/i&gt;</h1>"));
@@ -214,18 +291,25 @@ fn citation_opens_the_passage_highlighted() {
 
 #[test]
 fn search_filters_and_pages() {
-    let r = get(full(), "/search?q=grace&type=letter&author=Author&language=en");
+    let r = get(
+        full(),
+        "/search?q=grace&type=letter&author=Author&language=en",
+    );
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body.matches("<a class=\"result\"").count(), 10);
     assert!(r.body.contains("<mark>Grace</mark> is the free"));
-    assert!(r.body.contains("href=\"/document?id=doc-grace&amp;at=2&amp;hl=Grace%20is%20the%20free"));
+    assert!(r
+        .body
+        .contains("href=\"/document?id=doc-grace&amp;at=2&amp;hl=Grace%20is%20the%20free"));
     assert!(r.body.contains("<option value=\"letter\" selected>"));
     assert!(r.body.contains("id=\"next-page\" href=\"/search?q=grace&amp;type=letter&amp;author=Author&amp;language=en&amp;page=2\""));
     let r = get(full(), "/search?q=grace&page=3");
     assert_eq!(r.body.matches("<a class=\"result\"").count(), 5);
     assert!(r.body.contains("<ol class=\"results\" start=\"21\">"));
     assert!(!r.body.contains("id=\"next-page\""));
-    assert!(r.body.contains("rel=\"prev\" href=\"/search?q=grace&amp;page=2\""));
+    assert!(r
+        .body
+        .contains("rel=\"prev\" href=\"/search?q=grace&amp;page=2\""));
     let r = get(full(), "/search?q=grace&type=scripture");
     assert!(r.body.contains("No documents matched."));
 }
@@ -239,12 +323,23 @@ fn lookups_show_profiles_and_lineage() {
     let r = get(real(), "/lookup?kind=saint&q=Therese%20of%20Lisieux");
     assert!(r.body.contains("<h2>Thérèse of Lisieux</h2>"), "{}", r.body);
     let r = get(real(), "/lookup?kind=person&q=Wilton%20Gregory");
-    assert!(r.body.contains("<svg") && r.body.contains("class=\"lineage\""), "{}", r.body);
+    assert!(
+        r.body.contains("<svg") && r.body.contains("class=\"lineage\""),
+        "{}",
+        r.body
+    );
     assert!(r.body.contains("Zarama"));
-    assert!(r.body.contains("href=\"/lookup?kind=person&amp;id=luis-rafael-zarama-pasqualetto\""));
+    assert!(r
+        .body
+        .contains("href=\"/lookup?kind=person&amp;id=luis-rafael-zarama-pasqualetto\""));
     // Follow the link: his consecrator is drawn above him.
-    let r = get(real(), "/lookup?kind=person&id=luis-rafael-zarama-pasqualetto");
-    assert!(r.body.contains("Consecrated by: <a href=\"/lookup?kind=person&amp;id=wilton-daniel-gregory\">"));
+    let r = get(
+        real(),
+        "/lookup?kind=person&id=luis-rafael-zarama-pasqualetto",
+    );
+    assert!(r
+        .body
+        .contains("Consecrated by: <a href=\"/lookup?kind=person&amp;id=wilton-daniel-gregory\">"));
     let r = get(real(), "/lookup?kind=diocese&q=Chicago");
     assert!(r.body.contains("Holy Name Cathedral"), "{}", r.body);
     // Not found is a normal page; a pope asked of the clergy points to the popes.
@@ -274,7 +369,11 @@ fn languages_by_query_and_header() {
     assert!(r.body.contains("<html lang=\"cs\">") && r.body.contains("Mešní čtení"));
     // Links keep the language.
     assert!(r.body.contains("href=\"/calendar?lang=cs\""));
-    let r = get_with(real(), "/calendar?year=2026&month=6", &[("Accept-Language", "fr;q=0.9, zh-CN;q=0.8")]);
+    let r = get_with(
+        real(),
+        "/calendar?year=2026&month=6",
+        &[("Accept-Language", "fr;q=0.9, zh-CN;q=0.8")],
+    );
     assert!(r.body.contains("<html lang=\"zh\">") && r.body.contains("年历一览"));
     let r = get_with(real(), "/", &[("Accept-Language", "bn")]);
     assert!(r.body.contains("<html lang=\"bn\">") && r.body.contains("পাঠ"));
@@ -288,9 +387,15 @@ fn languages_by_query_and_header() {
 fn assets_are_served() {
     let css = get(real(), "/console/static/console.css");
     assert_eq!(css.status, 200);
-    assert!(css.header("content-type").unwrap_or("").starts_with("text/css"));
+    assert!(css
+        .header("content-type")
+        .unwrap_or("")
+        .starts_with("text/css"));
     assert!(css.body.contains(":focus-visible"));
     let js = get(real(), "/console/static/console.js");
-    assert!(js.header("content-type").unwrap_or("").starts_with("text/javascript"));
+    assert!(js
+        .header("content-type")
+        .unwrap_or("")
+        .starts_with("text/javascript"));
     assert!(js.body.contains("message/stream"));
 }

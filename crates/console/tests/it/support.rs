@@ -144,7 +144,8 @@ pub fn get(server: &Server, path: &str) -> Reply {
 }
 
 pub fn get_with(server: &Server, path: &str, headers: &[(&str, &str)]) -> Reply {
-    let mut req = ureq::get(&format!("{}{path}", server.base)).timeout(std::time::Duration::from_secs(120));
+    let mut req =
+        ureq::get(&format!("{}{path}", server.base)).timeout(std::time::Duration::from_secs(120));
     for (k, v) in headers {
         req = req.set(k, v);
     }
