@@ -63,10 +63,30 @@ pub fn agent_card(
     }
 }
 
-pub(crate) async fn card_handler(State(state): State<AppState>) -> impl IntoResponse {
+/// The card in the shape the caller's `A2A-Version` asks for: 1.0's (with
+/// `supportedInterfaces`) for `1.0`, 0.3's otherwise (no header, `0.3`, or a version this
+/// server does not speak, so that old clients keep working).
+pub(crate) async fn card_handler(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+) -> axum::response::Response {
+    let asked = headers
+        .get(ecclesia_a2a::v1::VERSION_HEADER)
+        .and_then(|v| v.to_str().ok());
+    let card = state.card.load();
+    let body = match ecclesia_a2a::v1::parse_version_header(asked) {
+        Ok(ecclesia_a2a::v1::ProtocolVersion::V1_0) => {
+            serde_json::to_value(crate::v1::card(&card)).unwrap_or_default()
+        }
+        _ => serde_json::to_value(card.as_ref()).unwrap_or_default(),
+    };
     (
         // Short: the skills change when a new store generation is published.
-        [(header::CACHE_CONTROL, "public, max-age=60")],
-        axum::Json(state.card.load().as_ref().clone()),
+        [
+            (header::CACHE_CONTROL, "public, max-age=60"),
+            (header::VARY, "A2A-Version"),
+        ],
+        axum::Json(body),
     )
+        .into_response()
 }

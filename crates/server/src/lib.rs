@@ -34,6 +34,7 @@ mod rpc;
 mod runner;
 mod state;
 mod store;
+mod v1;
 
 pub use auth::{hash_token, ApiKey, Caller, KeyStore};
 pub use card::agent_card;
@@ -46,7 +47,9 @@ pub use metrics::Metrics;
 pub use queue::{Busy, Lane, LaneKind, LaneLimits, LaneStats, Lanes, Permit, Ticket};
 pub use ratelimit::{InMemoryLimiter, RateDecision, RateLimiter};
 pub use state::{AppState, RunningTasks, Swappable};
-pub use store::{SqliteStore, StoreError, TaskRecord, TaskStore};
+pub use store::{
+    SqliteStore, StoreError, TaskCursor, TaskListQuery, TaskPage, TaskRecord, TaskStore,
+};
 
 /// Entry points for the fuzz targets in `fuzz/` (not a stable API).
 #[doc(hidden)]

@@ -156,7 +156,16 @@ impl Method {
     }
 }
 
-type StreamFn = Box<dyn FnOnce(JsonRpcId) -> Response + Send>;
+/// The protocol version a reply is written in (the core speaks 0.3 inside).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wire {
+    /// A2A 0.3: events as they are.
+    V03,
+    /// A2A 1.0: each event wrapped as a `StreamResponse`.
+    V1,
+}
+
+type StreamFn = Box<dyn FnOnce(JsonRpcId, Wire) -> Response + Send>;
 
 /// What a method produced.
 pub(crate) enum Reply {
@@ -184,7 +193,7 @@ fn err(error: RpcError, skill: Option<String>, stream: bool) -> Reply {
     }
 }
 
-fn task_json(task: &Task, history_length: Option<u32>) -> Value {
+pub(crate) fn task_json(task: &Task, history_length: Option<u32>) -> Value {
     let mut t = task.clone();
     if let (Some(n), Some(h)) = (history_length, t.history.as_mut()) {
         let n = n as usize;
@@ -214,7 +223,7 @@ pub(crate) async fn apply(
     }
 }
 
-async fn load(
+pub(crate) async fn load(
     state: &AppState,
     id: &str,
     owner: &str,
@@ -464,7 +473,7 @@ async fn send(
         runner::start(state, rec, skill.clone() as Arc<dyn Skill>, req, ticket).await;
     if stream {
         let response: StreamFn =
-            Box::new(move |id| sse_events(id, Some(StreamEvent::Task(first)), rx, headers));
+            Box::new(move |id, wire| sse_events(id, wire, Some(StreamEvent::Task(first)), rx, headers));
         return Reply::Stream {
             skill: skill_tag,
             response,
@@ -579,8 +588,8 @@ async fn resubscribe(
     let skill = Some(rec.skill.clone());
     match rx {
         Some(rx) if !rec.state().is_terminal() => {
-            let response: StreamFn = Box::new(move |id| {
-                sse_events(id, Some(StreamEvent::Task(rec.task)), rx, HeaderMap::new())
+            let response: StreamFn = Box::new(move |id, wire| {
+                sse_events(id, wire, Some(StreamEvent::Task(rec.task)), rx, HeaderMap::new())
             });
             Reply::Stream { skill, response }
         }
@@ -594,17 +603,30 @@ async fn resubscribe(
                 is_final: true,
                 metadata: None,
             })));
-            let response: StreamFn = Box::new(move |id| {
-                sse_events(id, Some(StreamEvent::Task(rec.task)), rx, HeaderMap::new())
+            let response: StreamFn = Box::new(move |id, wire| {
+                sse_events(id, wire, Some(StreamEvent::Task(rec.task)), rx, HeaderMap::new())
             });
             Reply::Stream { skill, response }
         }
     }
 }
 
-fn event_of(id: &JsonRpcId, ev: &StreamEvent) -> Event {
-    let resp =
-        JsonRpcResponse::success(id.clone(), serde_json::to_value(ev).unwrap_or(Value::Null));
+fn event_of(id: &JsonRpcId, wire: Wire, ev: &StreamEvent) -> Event {
+    let resp = match wire {
+        Wire::V03 => {
+            JsonRpcResponse::success(id.clone(), serde_json::to_value(ev).unwrap_or(Value::Null))
+        }
+        Wire::V1 => match ecclesia_a2a::v1::StreamResponse::try_from(ev.clone()) {
+            Ok(r) => {
+                JsonRpcResponse::success(id.clone(), serde_json::to_value(r).unwrap_or(Value::Null))
+            }
+            Err(e) => {
+                tracing::error!("a stream event has no A2A 1.0 form: {e}");
+                let err = ecclesia_a2a::v1::A2aError::new(ecclesia_a2a::v1::ErrorKind::Internal);
+                JsonRpcResponse::error(id.clone(), err.to_jsonrpc())
+            }
+        },
+    };
     Event::default().data(serde_json::to_string(&resp).unwrap_or_default())
 }
 
@@ -615,12 +637,13 @@ fn is_final(ev: &StreamEvent) -> bool {
 /// An SSE response: `first`, then every event of `rx` up to the final status.
 fn sse_events(
     id: JsonRpcId,
+    wire: Wire,
     first: Option<StreamEvent>,
     rx: broadcast::Receiver<runner::SharedEvent>,
     headers: HeaderMap,
 ) -> Response {
-    let init = first.map(|e| event_of(&id, &e));
-    let stream = futures::stream::unfold((init, Some(rx), id), |(init, rx, id)| async move {
+    let init = first.map(|e| event_of(&id, wire, &e));
+    let stream = futures::stream::unfold((init, Some(rx), id), move |(init, rx, id)| async move {
         if let Some(ev) = init {
             return Some((Ok::<Event, Infallible>(ev), (None, rx, id)));
         }
@@ -628,7 +651,7 @@ fn sse_events(
         loop {
             match rx.recv().await {
                 Ok(ev) => {
-                    let out = event_of(&id, &ev);
+                    let out = event_of(&id, wire, ev.as_ref());
                     let next = if is_final(&ev) { None } else { Some(rx) };
                     return Some((Ok(out), (None, next, id)));
                 }

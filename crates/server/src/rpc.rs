@@ -9,9 +9,9 @@ use crate::methods::{self, Method, Reply};
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use ecclesia_a2a::{error_codes as codes, JsonRpcId, JsonRpcResponse};
+use ecclesia_a2a::{error_codes as codes, v1, JsonRpcId, JsonRpcResponse};
 use serde_json::Value;
 use std::time::Instant;
 
@@ -90,9 +90,24 @@ fn exact_id(bytes: &[u8]) -> Option<JsonRpcId> {
     JsonRpcId::exact_number(raw.get())
 }
 
-/// Validate the envelope; on error, the id to echo and the error.
+/// A JSON-RPC request whose envelope is valid: its id, method name and params.
+pub(crate) struct Envelope {
+    pub id: JsonRpcId,
+    pub method: String,
+    pub params: Option<Value>,
+}
+
+/// Validate the envelope and parse it as a 0.3 method; on error, the id to echo and the error.
 #[allow(clippy::result_large_err)]
 pub(crate) fn parse_envelope(bytes: &[u8]) -> Result<(JsonRpcId, Method), (JsonRpcId, RpcError)> {
+    let env = parse_raw(bytes)?;
+    let method = Method::parse(&env.method, env.params).map_err(|e| (env.id.clone(), e))?;
+    Ok((env.id, method))
+}
+
+/// Validate the envelope; on error, the id to echo and the error.
+#[allow(clippy::result_large_err)]
+pub(crate) fn parse_raw(bytes: &[u8]) -> Result<Envelope, (JsonRpcId, RpcError)> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
         (
             JsonRpcId::Null,
@@ -147,13 +162,13 @@ pub(crate) fn parse_envelope(bytes: &[u8]) -> Result<(JsonRpcId, Method), (JsonR
         }
     };
     let params = obj.remove("params");
-    let method = Method::parse(&method, params).map_err(|e| (id.clone(), e))?;
-    Ok((id, method))
+    Ok(Envelope { id, method, params })
 }
 
 pub(crate) async fn rpc_handler(
     State(state): State<AppState>,
     caller: Result<Caller, crate::error::HttpError>,
+    headers: HeaderMap,
     body: Body,
 ) -> Response {
     let started = Instant::now();
@@ -176,13 +191,58 @@ pub(crate) async fn rpc_handler(
             return r;
         }
     };
-    let (id, method) = match parse_envelope(&bytes) {
+    let env = match parse_raw(&bytes) {
         Ok(x) => x,
         Err((id, err)) => {
             state
                 .metrics
                 .record("-", "-", &err.error.code.to_string(), started.elapsed());
             return error_response(id, err);
+        }
+    };
+    let version_header = headers
+        .get(v1::VERSION_HEADER)
+        .and_then(|v| v.to_str().ok());
+    match v1::route(&env.method, version_header) {
+        Err(e) => {
+            let err = RpcError {
+                error: e.to_jsonrpc(),
+                status: StatusCode::OK,
+                headers: Vec::new(),
+            };
+            state
+                .metrics
+                .record("-", "-", &err.error.code.to_string(), started.elapsed());
+            return error_response(env.id, err);
+        }
+        Ok(v1::ProtocolVersion::V1_0) => {
+            let h = crate::v1::handle(
+                &env.method,
+                env.params,
+                env.id,
+                &state,
+                &caller,
+                &request_id,
+            )
+            .await;
+            state.metrics.record(
+                h.method,
+                h.skill.as_deref().unwrap_or("-"),
+                &h.outcome,
+                started.elapsed(),
+            );
+            tracing::info!(request_id = %request_id, method = h.method, version = "1.0", caller = %caller.id, outcome = %h.outcome, elapsed_ms = started.elapsed().as_millis() as u64, "request");
+            return h.response;
+        }
+        Ok(v1::ProtocolVersion::V0_3) => {}
+    }
+    let (id, method) = match Method::parse(&env.method, env.params) {
+        Ok(m) => (env.id, m),
+        Err(err) => {
+            state
+                .metrics
+                .record("-", "-", &err.error.code.to_string(), started.elapsed());
+            return error_response(env.id, err);
         }
     };
     let name = method.name();
@@ -197,7 +257,11 @@ pub(crate) async fn rpc_handler(
             r.headers_mut().extend(headers);
             (skill, "ok".to_string(), r)
         }
-        Reply::Stream { skill, response } => (skill, "stream".to_string(), response(id)),
+        Reply::Stream { skill, response } => (
+            skill,
+            "stream".to_string(),
+            response(id, methods::Wire::V03),
+        ),
         Reply::Error {
             skill,
             error,

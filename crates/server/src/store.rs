@@ -83,7 +83,67 @@ pub trait TaskStore: Send + Sync {
     fn size_bytes(&self) -> Option<u64> {
         None
     }
+    /// A page of `owner`'s tasks that are not expired, newest first (A2A 1.0 `ListTasks`).
+    fn list(
+        &self,
+        owner: &str,
+        query: &TaskListQuery,
+        now: DateTime<Utc>,
+    ) -> Result<TaskPage, StoreError>;
 }
+
+/// Which of a caller's tasks to list, and from where.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TaskListQuery {
+    /// Only tasks of this context.
+    pub context_id: Option<String>,
+    /// Only tasks in this state.
+    pub state: Option<TaskState>,
+    /// Tasks per page (1 or more).
+    pub page_size: usize,
+    /// Continue after this task (from [`TaskPage::next`]).
+    pub after: Option<TaskCursor>,
+}
+
+/// A position in a caller's task list: the last task of a page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskCursor {
+    /// Its creation time (ms).
+    pub created_ms: i64,
+    /// Its id.
+    pub id: String,
+}
+
+impl TaskCursor {
+    /// The opaque page token (hex of `created_ms.id`).
+    pub fn token(&self) -> String {
+        hex::encode(format!("{}.{}", self.created_ms, self.id))
+    }
+
+    /// Read a page token back; `None` when it is not one this server gave.
+    pub fn from_token(token: &str) -> Option<TaskCursor> {
+        let raw = String::from_utf8(hex::decode(token).ok()?).ok()?;
+        let (ms, id) = raw.split_once('.')?;
+        Some(TaskCursor {
+            created_ms: ms.parse().ok()?,
+            id: id.to_string(),
+        })
+    }
+}
+
+/// One page of a caller's tasks.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TaskPage {
+    /// The tasks, newest first.
+    pub tasks: Vec<TaskRecord>,
+    /// Where the next page starts, when there is one.
+    pub next: Option<TaskCursor>,
+    /// How many of the caller's tasks match the filters, over all pages.
+    pub total: u64,
+}
+
+/// The most rows one `list` call reads when filtering by context (bounded work per request).
+const LIST_SCAN_LIMIT: usize = 10_000;
 
 /// What one [`TaskStore::maintain`] pass did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -435,6 +495,88 @@ impl TaskStore for SqliteStore {
             )?;
         }
         Ok(())
+    }
+
+    fn list(
+        &self,
+        owner: &str,
+        query: &TaskListQuery,
+        now: DateTime<Utc>,
+    ) -> Result<TaskPage, StoreError> {
+        let state = query.state.map(|s| s.as_str().to_string());
+        let (after_ms, after_id) = match &query.after {
+            Some(c) => (c.created_ms, c.id.clone()),
+            None => (i64::MAX, String::new()),
+        };
+        let conn = self.lock();
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, skill, created_at, expires_at, task_json FROM tasks
+             WHERE owner = ?1 AND expires_at > ?2 AND (?3 IS NULL OR state = ?3)
+               AND (created_at < ?4 OR (created_at = ?4 AND id < ?5))
+             ORDER BY created_at DESC, id DESC LIMIT ?6",
+        )?;
+        let want = query.page_size.max(1);
+        let scan = if query.context_id.is_some() {
+            LIST_SCAN_LIMIT
+        } else {
+            want + 1
+        };
+        let rows = stmt.query_map(
+            params![owner, ms(now), state, after_ms, after_id, scan as i64],
+            |r| {
+                Ok((
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, rusqlite::types::Value>(4)?,
+                ))
+            },
+        )?;
+        let mut tasks = Vec::new();
+        let mut matched = 0usize;
+        for row in rows {
+            let (skill, created, expires, task_json) = row?;
+            let task = decode(task_json)?;
+            if query
+                .context_id
+                .as_ref()
+                .is_some_and(|c| *c != task.context_id)
+            {
+                continue;
+            }
+            matched += 1;
+            if tasks.len() == want {
+                continue;
+            }
+            tasks.push(TaskRecord {
+                task,
+                owner: owner.to_string(),
+                skill,
+                created_at: from_ms(created),
+                expires_at: from_ms(expires),
+                status_history: Vec::new(),
+            });
+        }
+        let more = matched > tasks.len();
+        let next = if more {
+            tasks.last().map(|t| TaskCursor {
+                created_ms: ms(t.created_at),
+                id: t.task.id.clone(),
+            })
+        } else {
+            None
+        };
+        let total = if query.context_id.is_some() {
+            // The context lives inside the stored task: counted over the rows read (at most
+            // LIST_SCAN_LIMIT after the cursor).
+            matched as u64
+        } else {
+            conn.prepare_cached(
+                "SELECT COUNT(*) FROM tasks WHERE owner = ?1 AND expires_at > ?2 AND (?3 IS NULL OR state = ?3)",
+            )?
+            .query_row(params![owner, ms(now), state], |r| r.get::<_, i64>(0))? as u64
+        };
+        Ok(TaskPage { tasks, next, total })
     }
 
     fn get(

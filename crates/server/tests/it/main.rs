@@ -10,3 +10,4 @@ mod limits;
 mod robustness;
 mod support;
 mod tasks;
+mod v1;
