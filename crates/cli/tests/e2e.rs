@@ -483,3 +483,121 @@ fn sources_lists_every_dataset_and_the_models_with_licences() {
         assert!(text.contains("Apache-2.0"), "{text}");
     }
 }
+
+/// The `ecclesia …` commands of the README (```sh lines, `cargo run --release -- …`
+/// lines, and inline code spans), as argument lists after `ecclesia`.
+fn readme_commands() -> Vec<Vec<String>> {
+    fn words(line: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur = String::new();
+        let mut in_word = false;
+        let mut quote: Option<char> = None;
+        for c in line.chars() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), c) => cur.push(c),
+                (None, '\'' | '"') => {
+                    quote = Some(c);
+                    in_word = true;
+                }
+                (None, '#') if !in_word => break,
+                (None, c) if c.is_whitespace() => {
+                    if in_word {
+                        out.push(std::mem::take(&mut cur));
+                        in_word = false;
+                    }
+                }
+                (None, c) => {
+                    cur.push(c);
+                    in_word = true;
+                }
+            }
+        }
+        if in_word {
+            out.push(cur);
+        }
+        out
+    }
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .unwrap();
+    let mut cmds = Vec::new();
+    let mut in_sh = false;
+    for line in readme.lines() {
+        let t = line.trim();
+        if t.starts_with("```") {
+            in_sh = !in_sh && t == "```sh";
+            continue;
+        }
+        if in_sh {
+            let w = words(t);
+            if w.first().map(String::as_str) == Some("ecclesia") {
+                cmds.push(w[1..].to_vec());
+            } else if w.len() > 3 && w[..3] == ["cargo", "run", "--release"] {
+                if let Some(i) = w.iter().position(|x| x == "--") {
+                    cmds.push(w[i + 1..].to_vec());
+                }
+            }
+        } else {
+            for (i, span) in line.split('`').enumerate() {
+                if let Some(rest) = span.strip_prefix("ecclesia ").filter(|_| i % 2 == 1) {
+                    cmds.push(words(rest));
+                }
+            }
+        }
+    }
+    cmds
+}
+
+/// Every README command runs to a successful end against the real binary:
+/// client calls against the live server, local commands against its store,
+/// key commands against a store of their own. Skipped: `serve` and `ingest`
+/// (the server above is one), and lines with placeholders (`ID`, `QUESTION`).
+#[test]
+fn every_readme_command_runs() {
+    let s = server();
+    let store = SERVER_STORE.get().unwrap().clone();
+    let keys_store = tempfile::tempdir().unwrap();
+    let placeholder =
+        |w: &String| w.len() >= 2 && w.chars().all(|c| c.is_ascii_uppercase()) && w != "II";
+    let mut ran = 0;
+    for cmd in readme_commands() {
+        let Some(first) = cmd.first() else { continue };
+        if matches!(first.as_str(), "serve" | "ingest") || cmd.iter().any(placeholder) {
+            continue;
+        }
+        let mut c = Command::new(env!("CARGO_BIN_EXE_ecclesia"));
+        c.args(&cmd).env("ECCLESIA_LOG", "warn");
+        match first.as_str() {
+            "call" => {
+                c.arg("--url").arg(&s.url);
+            }
+            "keys" => {
+                c.arg("--store").arg(keys_store.path());
+            }
+            _ => {
+                c.arg("--data")
+                    .arg(data_dir())
+                    .arg("--store")
+                    .arg(&store)
+                    .arg("--config")
+                    .arg(store.join("ecclesia.toml"));
+            }
+        }
+        let out = c.output().expect("run ecclesia");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && !stderr.contains("panicked"),
+            "README command `ecclesia {}` failed ({}): {stderr}",
+            cmd.join(" "),
+            out.status
+        );
+        assert!(
+            !out.stdout.is_empty(),
+            "README command `ecclesia {}` printed nothing",
+            cmd.join(" ")
+        );
+        ran += 1;
+    }
+    assert!(ran >= 10, "only {ran} README commands ran");
+}
