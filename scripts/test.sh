@@ -13,7 +13,13 @@ if ! .venv/bin/python -c "import a2a, httpx, icalendar" 2>/dev/null; then
     python3 -m venv .venv
     .venv/bin/pip install --quiet --disable-pip-version-check a2a-sdk==0.3.26 icalendar==7.3.2
 fi
+if ! .venv-a2a1/bin/python -c "import a2a.client, google.protobuf" 2>/dev/null; then
+    echo "Setting up .venv-a2a1 with a2a-sdk==1.3.0 (A2A 1.0 interop) …"
+    python3 -m venv .venv-a2a1
+    .venv-a2a1/bin/pip install --quiet --disable-pip-version-check "a2a-sdk[http-server]==1.3.0"
+fi
 export ECCLESIA_PYTHON="$PWD/.venv/bin/python"
+export ECCLESIA_PYTHON_A2A1="$PWD/.venv-a2a1/bin/python"
 export ECCLESIA_REQUIRE_INTEROP=1
 PIP=.venv/bin/pip bash scripts/fetch-model.sh
 export ECCLESIA_REQUIRE_MODEL=1

@@ -1,0 +1,62 @@
+"""Drive an Ecclesia server with the official A2A Python SDK 1.x (a2a-sdk 1.3.0), which speaks
+A2A 1.0 and picks the 1.0 JSON-RPC interface from the card's supportedInterfaces.
+
+Usage: sdk1_client.py BASE_URL [SKILL_ID]
+Prints one "OK <step>" line per verified step; exits non-zero on any failure.
+"""
+import asyncio, sys, uuid
+
+import httpx
+from google.protobuf import struct_pb2
+from a2a.client import ClientConfig, ClientFactory
+from a2a.types import (GetTaskRequest, ListTasksRequest, Message, Part, Role,
+                       SendMessageRequest, TaskState)
+
+
+def message(skill: str, text: str) -> Message:
+    meta = struct_pb2.Struct()
+    meta.update({"skillId": skill})
+    return Message(message_id=str(uuid.uuid4()), role=Role.ROLE_USER,
+                   parts=[Part(text=text)], metadata=meta)
+
+
+async def last_task(client, request):
+    task = None
+    async for ev in client.send_message(request):
+        if ev.HasField("task"):
+            task = ev.task
+        elif ev.HasField("status_update") and task is not None:
+            task.status.CopyFrom(ev.status_update.status)
+        elif ev.HasField("artifact_update") and task is not None:
+            task.artifacts.append(ev.artifact_update.artifact)
+    return task
+
+
+async def main(url: str, skill: str) -> None:
+    async with httpx.AsyncClient(timeout=60) as http:
+        # SendMessage (non-streaming), through the card's 1.0 JSON-RPC interface.
+        client = await ClientFactory(ClientConfig(streaming=False, httpx_client=http)).create_from_url(url)
+        task = await last_task(client, SendMessageRequest(message=message(skill, "hello from SDK 1.x")))
+        assert task is not None, "no task"
+        assert task.status.state == TaskState.TASK_STATE_COMPLETED, task.status
+        assert task.artifacts and task.artifacts[0].parts, task
+        print("OK send", task.id)
+
+        got = await client.get_task(GetTaskRequest(id=task.id, history_length=1))
+        assert got.id == task.id and len(got.history) <= 1, got
+        print("OK get", TaskState.Name(got.status.state))
+
+        # ListTasks: the call the 0.3 fallback could not make.
+        listed = await client.list_tasks(ListTasksRequest(page_size=10))
+        assert any(t.id == task.id for t in listed.tasks), listed
+        print("OK list", len(listed.tasks), "of", listed.total_size)
+
+        # SendStreamingMessage.
+        streaming = await ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create_from_url(url)
+        done = await last_task(streaming, SendMessageRequest(message=message(skill, "streamed")))
+        assert done is not None and done.status.state == TaskState.TASK_STATE_COMPLETED, done
+        print("OK stream", done.id)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "echo"))
