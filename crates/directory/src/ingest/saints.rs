@@ -591,6 +591,12 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
         let s = &mut ss[i];
         s.romcal = Some(cid.clone());
         s.names.push((name.clone(), 0.98));
+        // the calendar's name names the record when the Martyrology gave a bare given
+        // name ("John" → "John Chrysostom", "Albert" → "Albert the Great")
+        let old = tokens(&s.name);
+        if old.len() == 1 && t.len() > 1 && compatible(&t, &old) {
+            s.name = name.clone();
+        }
         s.titles = c["titles"]
             .as_array()
             .into_iter()
