@@ -103,7 +103,7 @@
       section.textContent = "";
       section.setAttribute("data-state", "streaming");
       section.setAttribute("aria-busy", "true");
-      section.appendChild(el("h2", null, document.querySelector("label[for=f-q]") ? "…" : "…"));
+      section.appendChild(el("h2", null, section.getAttribute("data-label-answer") || "Answer"));
       var box = el("div", { "class": "answer", id: "answer-text" });
       section.appendChild(box);
       var text = "", citations = [], related = [], gotAny = false;

@@ -22,6 +22,9 @@ pub enum ConsoleError {
     /// The skill ran past its deadline.
     #[error("the request took too long")]
     Timeout,
+    /// The gate refused the page view (key, plan or rate limit).
+    #[error("refused: {}", .0.message)]
+    Refused(crate::gate::Refusal),
     /// Anything else; logged, answered generically.
     #[error("internal error: {0}")]
     Internal(String),
@@ -35,6 +38,7 @@ impl ConsoleError {
             ConsoleError::NotFound => StatusCode::NOT_FOUND,
             ConsoleError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ConsoleError::Timeout => StatusCode::GATEWAY_TIMEOUT,
+            ConsoleError::Refused(r) => r.status,
             ConsoleError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -50,6 +54,7 @@ impl ConsoleError {
                 esc_trunc(id, 64)
             ),
             ConsoleError::Timeout => "The request took too long; try a narrower one.".into(),
+            ConsoleError::Refused(r) => esc_trunc(&r.message, MAX_ECHO_CHARS),
             ConsoleError::Internal(_) => {
                 "Something went wrong on the server; it has been logged.".into()
             }

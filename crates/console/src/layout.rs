@@ -27,6 +27,8 @@ pub struct Ctx {
     pub path: String,
     /// The raw query pairs other than `lang` (still percent-encoded).
     pub other_query: Vec<String>,
+    /// The request headers (for the gate).
+    pub headers: std::sync::Arc<axum::http::HeaderMap>,
 }
 
 impl Ctx {
@@ -104,6 +106,7 @@ impl Page {
             explicit: self.lang != Lang::En,
             path: "/".into(),
             other_query: Vec::new(),
+            headers: Default::default(),
         });
         let nav_items = [
             ("/", "nav.home", "home"),

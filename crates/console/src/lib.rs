@@ -15,6 +15,7 @@
 //! send button). No external fonts, scripts or images; a strict CSP.
 
 pub mod error;
+pub mod gate;
 pub mod html;
 pub mod i18n;
 pub mod layout;
@@ -34,10 +35,11 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 pub use error::ConsoleError;
+pub use gate::{Gate, Refusal};
 pub use layout::Ctx;
 
 /// How the console is set up.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ConsoleOptions {
     /// Deadline of one skill call made by a page.
     pub skill_timeout: Duration,
@@ -53,6 +55,23 @@ pub struct ConsoleOptions {
     pub default_calendar: String,
     /// Fixed "today" (tests); `None` = the clock (UTC).
     pub today: Option<chrono::NaiveDate>,
+    /// Keys, plans and limits: asked before each page that runs a skill.
+    pub gate: Option<Arc<dyn Gate>>,
+}
+
+impl std::fmt::Debug for ConsoleOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConsoleOptions")
+            .field("skill_timeout", &self.skill_timeout)
+            .field("max_concurrent", &self.max_concurrent)
+            .field("a2a_path", &self.a2a_path)
+            .field("card_path", &self.card_path)
+            .field("ics_path", &self.ics_path)
+            .field("default_calendar", &self.default_calendar)
+            .field("today", &self.today)
+            .field("gate", &self.gate.is_some())
+            .finish()
+    }
 }
 
 impl Default for ConsoleOptions {
@@ -65,6 +84,7 @@ impl Default for ConsoleOptions {
             ics_path: Some("/calendar.ics".into()),
             default_calendar: "general-roman".into(),
             today: None,
+            gate: None,
         }
     }
 }
@@ -94,6 +114,14 @@ impl ConsoleState {
         self.opts
             .today
             .unwrap_or_else(|| chrono::Utc::now().date_naive())
+    }
+
+    /// Ask the gate (if any) to admit a page view running `skill`.
+    pub fn admit(&self, ctx: &Ctx, skill: &str) -> Result<(), ConsoleError> {
+        match &self.opts.gate {
+            Some(g) => g.admit(skill, &ctx.headers).map_err(ConsoleError::Refused),
+            None => Ok(()),
+        }
     }
 
     /// The calendars and translations the readings skill offers (asked once).
@@ -162,6 +190,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Ctx {
         let lang = i18n::Lang::choose(lang_q.as_deref(), accept);
         let explicit = lang_q.as_deref().and_then(i18n::Lang::from_tag).is_some();
         Ok(Ctx {
+            headers: Arc::new(parts.headers.clone()),
             lang,
             explicit,
             path: parts.uri.path().chars().take(256).collect(),
@@ -184,7 +213,18 @@ pub(crate) fn respond(
             } else {
                 tracing::debug!(path = %ctx.path, "console page refused: {e}");
             }
-            e.page(ctx.lang).into_response()
+            let retry = match &e {
+                ConsoleError::Refused(r) => r.retry_after,
+                _ => None,
+            };
+            let mut resp = e.page(ctx.lang).into_response();
+            if let Some(secs) = retry {
+                if let Ok(v) = axum::http::HeaderValue::from_str(&secs.to_string()) {
+                    resp.headers_mut()
+                        .insert(axum::http::header::RETRY_AFTER, v);
+                }
+            }
+            resp
         }
     }
 }

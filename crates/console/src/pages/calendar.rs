@@ -168,6 +168,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
         return Ok(Page::for_ctx(ctx, &title, "calendar", body)
             .status(axum::http::StatusCode::SERVICE_UNAVAILABLE));
     }
+    state.admit(ctx, SKILL)?;
     // Each day from the skill.
     let mut grid = Vec::with_capacity(days as usize);
     for i in 0..days {

@@ -165,6 +165,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
                 .status(axum::http::StatusCode::SERVICE_UNAVAILABLE),
         );
     }
+    state.admit(ctx, SKILL)?;
     let mut req = Map::new();
     req.insert(
         "date".into(),

@@ -5,6 +5,7 @@
 //! page's script can stream. Pages are fetched over HTTP and checked.
 
 mod browser;
+mod corpus;
 mod fakes;
 mod pages;
 mod support;

@@ -399,3 +399,46 @@ fn assets_are_served() {
         .starts_with("text/javascript"));
     assert!(js.body.contains("message/stream"));
 }
+
+#[test]
+fn the_gate_applies_keys_and_limits() {
+    use ecclesia_console::{ConsoleOptions, Refusal};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counter = seen.clone();
+    let gate = move |skill: &str, headers: &axum::http::HeaderMap| {
+        counter.fetch_add(1, Ordering::SeqCst);
+        if skill == "pope_lookup" && headers.get("authorization").is_none() {
+            return Err(Refusal {
+                status: axum::http::StatusCode::TOO_MANY_REQUESTS,
+                message: "limit <reached>".into(),
+                retry_after: Some(7),
+            });
+        }
+        Ok(())
+    };
+    let s = crate::support::spawn_with(
+        crate::support::real_registry(),
+        false,
+        ConsoleOptions {
+            today: Some(crate::support::today()),
+            gate: Some(Arc::new(gate)),
+            ..Default::default()
+        },
+    );
+    let r = get(&s, "/lookup?kind=pope&q=Francis");
+    assert_eq!(r.status, 429);
+    assert_eq!(r.header("retry-after"), Some("7"));
+    assert!(r.body.contains("limit &lt;reached&gt;"));
+    let r = get_with(
+        &s,
+        "/lookup?kind=pope&q=Francis",
+        &[("Authorization", "Bearer k")],
+    );
+    assert_eq!(r.status, 200);
+    // One admission per page view, however many skill calls it makes.
+    let before = seen.load(Ordering::SeqCst);
+    assert_eq!(get(&s, "/calendar?year=2026&month=6").status, 200);
+    assert_eq!(seen.load(Ordering::SeqCst) - before, 1);
+}

@@ -51,12 +51,23 @@ pub struct Server {
     pub base: String,
 }
 
-fn spawn(registry: SkillRegistry, with_a2a: bool) -> Server {
+pub fn spawn(registry: SkillRegistry, with_a2a: bool) -> Server {
+    spawn_with(
+        registry,
+        with_a2a,
+        ecclesia_console::ConsoleOptions {
+            today: Some(today()),
+            ..Default::default()
+        },
+    )
+}
+
+pub fn spawn_with(
+    registry: SkillRegistry,
+    with_a2a: bool,
+    opts: ecclesia_console::ConsoleOptions,
+) -> Server {
     let registry = Arc::new(registry);
-    let opts = ecclesia_console::ConsoleOptions {
-        today: Some(today()),
-        ..Default::default()
-    };
     let mut app = ecclesia_console::router(registry.clone(), opts);
     if with_a2a {
         app = app.merge(crate::fakes::a2a_router(registry));
