@@ -57,6 +57,9 @@ pub struct ConsoleOptions {
     pub today: Option<chrono::NaiveDate>,
     /// Keys, plans and limits: asked before each page that runs a skill.
     pub gate: Option<Arc<dyn Gate>>,
+    /// The public address the explorer's curl commands name (`https://agent.example`);
+    /// `None` = `http://` + the request's `Host`.
+    pub public_url: Option<String>,
 }
 
 impl std::fmt::Debug for ConsoleOptions {
@@ -70,6 +73,7 @@ impl std::fmt::Debug for ConsoleOptions {
             .field("default_calendar", &self.default_calendar)
             .field("today", &self.today)
             .field("gate", &self.gate.is_some())
+            .field("public_url", &self.public_url)
             .finish()
     }
 }
@@ -85,6 +89,7 @@ impl Default for ConsoleOptions {
             default_calendar: "general-roman".into(),
             today: None,
             gate: None,
+            public_url: None,
         }
     }
 }

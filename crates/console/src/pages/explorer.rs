@@ -58,7 +58,10 @@ pub fn shell_quote(s: &str) -> String {
 
 /// `GET /explorer`.
 pub async fn handler(State(state): State<ConsoleState>, ctx: Ctx, headers: HeaderMap) -> Response {
-    let host = host_of(&headers);
+    let origin = match &state.opts.public_url {
+        Some(u) => u.trim_end_matches('/').to_string(),
+        None => format!("http://{}", host_of(&headers)),
+    };
     let a2a = &state.opts.a2a_path;
     let title = ctx.t("explorer.title");
     let mut body = format!("<h1>{title}</h1>");
@@ -89,7 +92,7 @@ pub async fn handler(State(state): State<ConsoleState>, ctx: Ctx, headers: Heade
         let pretty = serde_json::to_string_pretty(&req).unwrap_or_default();
         let compact = req.to_string();
         let curl = format!(
-            "curl -sS http://{host}{a2a} \\\n  -H 'Content-Type: application/json' \\\n  -H \"Authorization: Bearer $ECCLESIA_API_KEY\" \\\n  -d {}",
+            "curl -sS {origin}{a2a} \\\n  -H 'Content-Type: application/json' \\\n  -H \"Authorization: Bearer $ECCLESIA_API_KEY\" \\\n  -d {}",
             shell_quote(&compact)
         );
         let id = esc(&card.id);
