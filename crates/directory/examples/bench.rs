@@ -114,7 +114,7 @@ fn main() {
     }
     // the confidence cut on these self-labelled queries: a top candidate is right
     // when it is the record the query was made from, or a namesake of the same name
-    let tops: Vec<(bool, f32)> = queries
+    let tops: Vec<(bool, f32, bool)> = queries
         .iter()
         .filter_map(|(k, q, id, name)| {
             let top = d.candidates(*k, q, 1).into_iter().next()?;
@@ -122,7 +122,7 @@ fn main() {
                 || d.index().by_id(*k, &top.0).is_some_and(|e| {
                     ecclesia_directory::fold::fold(&e.name) == ecclesia_directory::fold::fold(name)
                 });
-            Some((same, top.1))
+            Some((same, top.1.score, top.1.complete))
         })
         .collect();
     println!(
@@ -130,7 +130,7 @@ fn main() {
         queries.len()
     );
     for t in [0.6f32, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9] {
-        let conf: Vec<&(bool, f32)> = tops.iter().filter(|x| x.1 >= t).collect();
+        let conf: Vec<&(bool, f32, bool)> = tops.iter().filter(|x| x.1 >= t || x.2).collect();
         let right = conf.iter().filter(|x| x.0).count();
         println!(
             "{t:9.2}  {:9}  {right:5}  {:9.3}  {:.3}",

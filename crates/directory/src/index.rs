@@ -71,6 +71,9 @@ pub struct Scored {
     pub entry: usize,
     /// Match quality, about 0..1.1 (1 and above: every word matched).
     pub score: f32,
+    /// Every word of the query (numbers included) is one of the name's words,
+    /// spelt as the name spells it ("Cardinal Tagle" for Luis Antonio Tagle).
+    pub complete: bool,
 }
 
 /// Score below which a candidate is not a match at all (nor an alternate).
@@ -257,7 +260,7 @@ impl NameIndex {
         cand.sort_unstable();
         cand.dedup();
 
-        let mut best: HashMap<u32, f32> = HashMap::new();
+        let mut best: HashMap<u32, (f32, bool)> = HashMap::new();
         for v in cand {
             let var = &self.variants[v as usize];
             let entry = &self.entries[var.entry as usize];
@@ -268,6 +271,7 @@ impl NameIndex {
             let mut name_hit = vec![false; var.tokens.len()];
             let mut word_hit = false;
             let mut exact_hit = false;
+            let mut exact_words = 0usize;
             for (qi, a) in alts.iter().enumerate() {
                 let mut m = 0.0f32;
                 for (t, sim) in a {
@@ -281,6 +285,9 @@ impl NameIndex {
                 if m > 0.0 && !qtokens[qi].starts_with('#') {
                     word_hit = true;
                     exact_hit |= m > 0.999;
+                }
+                if m > 0.999 {
+                    exact_words += 1;
                 }
                 got += m * weights[qi];
             }
@@ -311,17 +318,20 @@ impl NameIndex {
                 score *= 0.45;
             }
             score *= var.weight;
-            let s = best.entry(var.entry).or_insert(0.0);
-            if score > *s {
-                *s = score;
+            let complete = exact_words == qtokens.len();
+            let s = best.entry(var.entry).or_insert((0.0, false));
+            if score > s.0 {
+                s.0 = score;
             }
+            s.1 |= complete;
         }
         let mut out: Vec<Scored> = best
             .into_iter()
-            .filter(|(_, s)| *s >= min)
-            .map(|(e, s)| Scored {
+            .filter(|(_, (s, _))| *s >= min)
+            .map(|(e, (s, complete))| Scored {
                 entry: e as usize,
                 score: s + 0.08 * self.entries[e as usize].prior,
+                complete,
             })
             .collect();
         out.sort_by(|a, b| {

@@ -117,6 +117,14 @@ impl Outcome {
     }
 }
 
+/// Whether a candidate is answered as the match: it scores at least [`CONFIDENT`],
+/// or every word of the query is one of its name's words as spelt ("Cardinal Tagle":
+/// a surname alone covers only part of the name, but nothing of the query is
+/// missing or misspelt).
+pub fn is_confident(s: &Scored) -> bool {
+    s.score >= CONFIDENT || s.complete
+}
+
 /// Why a query did not resolve: a hint, and the candidates below the confidence cut.
 struct NotResolved {
     hint: Option<String>,
@@ -222,12 +230,12 @@ impl Directory {
             Kind::Saint => &[Kind::Pope, Kind::Person],
             Kind::Diocese => &[],
         };
-        let own_best = own.first().map(|s| s.score).filter(|s| *s >= CONFIDENT);
+        let own_best = own.first().filter(|s| is_confident(s)).map(|s| s.score);
         let mut hint: Option<String> = None;
         let mut other_best: Option<(Kind, f32)> = None;
         for &k in others {
             let (r, _) = self.index.search(q, &[k], MIN_SCORE);
-            let Some(b) = r.first().filter(|b| b.score >= CONFIDENT) else {
+            let Some(b) = r.first().filter(|b| is_confident(b)) else {
                 continue;
             };
             // a title naming the other directory ("Pope …" asked of persons) decides
@@ -267,7 +275,7 @@ impl Directory {
             hint = None;
         }
         match (own.first(), hint) {
-            (Some(b), None) if b.score >= CONFIDENT => {
+            (Some(b), None) if is_confident(b) => {
                 let floor = (b.score - 0.2).max(MIN_SCORE);
                 let alts = own
                     .iter()
@@ -299,13 +307,13 @@ impl Directory {
     }
 
     /// The raw ranking of a query in one directory, before the confidence cut:
-    /// `(id, score)` of up to `n` records scoring at least [`MIN_SCORE`], best first
-    /// (used to measure and choose [`CONFIDENT`]).
-    pub fn candidates(&self, kind: Kind, q: &str, n: usize) -> Vec<(String, f32)> {
+    /// `(id, scored)` of up to `n` records scoring at least [`MIN_SCORE`], best
+    /// first (used to measure and choose [`CONFIDENT`]; see [`is_confident`]).
+    pub fn candidates(&self, kind: Kind, q: &str, n: usize) -> Vec<(String, Scored)> {
         let (own, _) = self.index.search(q, &[kind], MIN_SCORE);
         own.iter()
             .take(n)
-            .map(|s| (self.index.entry(s.entry).id.clone(), s.score))
+            .map(|s| (self.index.entry(s.entry).id.clone(), *s))
             .collect()
     }
 

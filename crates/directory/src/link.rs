@@ -2,12 +2,12 @@
 //! saint record ("Cecily" on 22 November → `cecilia`).
 //!
 //! The day corroborates the name: a candidate below the look-up's confidence cut
-//! ([`crate::CONFIDENT`]) is linked when it is the only candidate of that name kept
+//! ([`crate::is_confident`]) is linked when it is the only candidate of that name kept
 //! on that day. Without a day match, only an exact, unambiguous name is linked.
 
 use crate::fold::{analyze, fold};
 use crate::index::{Kind, MIN_SCORE};
-use crate::{store, Directory, DirectoryError, CONFIDENT};
+use crate::{store, Directory, DirectoryError};
 use serde_json::Value;
 
 /// A name linked to a saint record.
@@ -98,7 +98,7 @@ impl Directory {
         let (cands, _) = self.index.search(name, &[Kind::Saint], MIN_SCORE);
         let wanted = core_name(name);
         let mut hits: Vec<SaintLink> = Vec::new();
-        let mut top: Option<(Value, f32)> = None;
+        let mut top: Option<(Value, crate::Scored)> = None;
         for c in cands.iter().take(CANDIDATES) {
             let id = &self.index.entry(c.entry).id;
             let Some(p) = self.with_conn(|conn| store::profile(conn, Kind::Saint, id))? else {
@@ -117,7 +117,7 @@ impl Directory {
                 });
             }
             if top.is_none() {
-                top = Some((p, c.score));
+                top = Some((p, *c));
             }
         }
         if hits.len() == 1 {
@@ -126,15 +126,15 @@ impl Directory {
         if !hits.is_empty() {
             return Ok(None);
         }
-        let Some((p, score)) = top else {
+        let Some((p, best)) = top else {
             return Ok(None);
         };
-        let close = cands.iter().skip(1).any(|c| c.score >= score - 0.2);
+        let close = cands.iter().skip(1).any(|c| c.score >= best.score - 0.2);
         let primary = p
             .get("primary_name")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        if score >= CONFIDENT && !close && !has_days(&p) && fold(primary) == fold(name) {
+        if crate::is_confident(&best) && !close && !has_days(&p) && fold(primary) == fold(name) {
             let id = p
                 .get("saint_id")
                 .and_then(Value::as_str)

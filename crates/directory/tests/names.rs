@@ -5,7 +5,7 @@
 
 mod common;
 
-use ecclesia_directory::{Kind, Lookup, Outcome, CONFIDENT};
+use ecclesia_directory::{Kind, Lookup, Outcome, Scored, CONFIDENT};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -34,13 +34,14 @@ fn cases(text: &str) -> Vec<Case> {
     serde_json::from_str(text).expect("name set parses")
 }
 
-/// (precision, recall, confident answers, correct ones) of the top candidate at `t`.
-fn figures(tops: &[(Option<(String, f32)>, &Case)], t: f32) -> (f64, f64, usize, usize) {
+/// (precision, recall, confident answers, correct ones) of the top candidate when
+/// a score of `t` (or a complete match, see `is_confident`) is confident.
+fn figures(tops: &[(Option<(String, Scored)>, &Case)], t: f32) -> (f64, f64, usize, usize) {
     let mut confident = 0;
     let mut correct = 0;
     for (top, case) in tops {
         if let Some((id, s)) = top {
-            if *s >= t {
+            if s.score >= t || s.complete {
                 confident += 1;
                 if case.accepts(id) {
                     correct += 1;
@@ -76,13 +77,17 @@ fn measure(name: &str, cases: &[Case]) -> (f64, f64) {
             (None, None) => true,
             _ => false,
         };
+        let shown: Vec<(&str, f32, bool)> = cands
+            .iter()
+            .map(|(id, s)| (id.as_str(), (s.score * 1000.0).round() / 1000.0, s.complete))
+            .collect();
         eprintln!(
             "{} {:8} {:9} {:40} → {:?}{}",
             if ok { " " } else { "✗" },
             c.kind,
             c.class,
             c.query,
-            cands,
+            shown,
             c.expect
                 .as_ref()
                 .map(|e| format!(" (want {e})"))
