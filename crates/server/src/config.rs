@@ -148,7 +148,7 @@ impl Default for ServerConfig {
             shutdown_grace: Duration::from_secs(30),
             skill_timeout: Duration::from_secs(120),
             task_ttl: chrono::Duration::hours(24),
-            purge_every: Duration::from_secs(5),
+            purge_every: Duration::from_secs(1),
             max_store_mb: 1024,
             max_tasks_per_caller: 10_000,
             max_concurrent_skills: 32,

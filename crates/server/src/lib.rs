@@ -30,6 +30,7 @@ mod methods;
 mod metrics;
 mod queue;
 mod ratelimit;
+mod rest;
 mod rpc;
 mod runner;
 mod state;
@@ -48,7 +49,8 @@ pub use queue::{Busy, Lane, LaneKind, LaneLimits, LaneStats, Lanes, Permit, Tick
 pub use ratelimit::{InMemoryLimiter, RateDecision, RateLimiter};
 pub use state::{AppState, RunningTasks, Swappable};
 pub use store::{
-    SqliteStore, StoreError, TaskCursor, TaskListQuery, TaskPage, TaskRecord, TaskStore,
+    Maintenance, SqliteStore, StoreError, StoreLimits, TaskCursor, TaskListQuery, TaskPage,
+    TaskRecord, TaskStore,
 };
 
 /// Entry points for the fuzz targets in `fuzz/` (not a stable API).
@@ -107,6 +109,7 @@ pub fn router(state: AppState) -> Router {
         routes = routes.route(path, get(feeds::feed_handler));
     }
     routes
+        .nest(rest::PREFIX, rest::routes())
         .route("/.well-known/agent-card.json", get(card::card_handler))
         .route("/.well-known/agent.json", get(card::card_handler))
         .route("/api/v1/a2a", post(rpc::rpc_handler))

@@ -637,10 +637,10 @@ impl TaskStore for SqliteStore {
         let expired = self.purge_expired(now)?;
         let max = self.limits().max_bytes;
         let mut evicted = 0;
-        // Over the ceiling: evict the oldest finished tasks down to 90 % of it.
-        while Self::used_bytes(&self.lock())? > max {
-            let target = max / 10 * 9;
-            let mut n = 0;
+        // Past 90 % of the ceiling, evict the oldest finished tasks down to 80 %
+        // (room for the writes until the next pass and for the WAL).
+        if Self::used_bytes(&self.lock())? > max / 10 * 9 {
+            let target = max / 10 * 8;
             while Self::used_bytes(&self.lock())? > target {
                 let k = self.delete_batch(
                     &format!(
@@ -649,18 +649,15 @@ impl TaskStore for SqliteStore {
                     &0i64,
                     &(BATCH as i64),
                 )?;
-                n += k;
+                evicted += k;
                 if k == 0 {
                     break;
                 }
                 std::thread::yield_now();
             }
-            evicted += n;
-            if n == 0 {
-                break;
-            }
         }
-        let vacuumed_pages = self.vacuum_some(64)?;
+        // Every free page goes back, a step at a time.
+        let vacuumed_pages = self.vacuum_some(usize::MAX)?;
         Ok(Maintenance {
             expired,
             evicted,
