@@ -186,7 +186,7 @@ fn main() -> anyhow::Result<()> {
             chrono::Duration::hours(24),
         ))?;
         n += 1;
-        if n % 500 == 0 {
+        if n & 511 == 0 {
             largest = largest.max(file_mb(&path));
         }
     }
