@@ -161,11 +161,13 @@ impl Method {
 pub(crate) enum Wire {
     /// A2A 0.3: events as they are.
     V03,
-    /// A2A 1.0: each event wrapped as a `StreamResponse`.
+    /// A2A 1.0 over JSON-RPC: each event a JSON-RPC result holding a `StreamResponse`.
     V1,
+    /// A2A 1.0 over HTTP+JSON: each event a bare `StreamResponse`.
+    Rest,
 }
 
-type StreamFn = Box<dyn FnOnce(JsonRpcId, Wire) -> Response + Send>;
+pub(crate) type StreamFn = Box<dyn FnOnce(JsonRpcId, Wire) -> Response + Send>;
 
 /// What a method produced.
 pub(crate) enum Reply {
@@ -472,8 +474,9 @@ async fn send(
     let (rx, handle) =
         runner::start(state, rec, skill.clone() as Arc<dyn Skill>, req, ticket).await;
     if stream {
-        let response: StreamFn =
-            Box::new(move |id, wire| sse_events(id, wire, Some(StreamEvent::Task(first)), rx, headers));
+        let response: StreamFn = Box::new(move |id, wire| {
+            sse_events(id, wire, Some(StreamEvent::Task(first)), rx, headers)
+        });
         return Reply::Stream {
             skill: skill_tag,
             response,
@@ -589,7 +592,13 @@ async fn resubscribe(
     match rx {
         Some(rx) if !rec.state().is_terminal() => {
             let response: StreamFn = Box::new(move |id, wire| {
-                sse_events(id, wire, Some(StreamEvent::Task(rec.task)), rx, HeaderMap::new())
+                sse_events(
+                    id,
+                    wire,
+                    Some(StreamEvent::Task(rec.task)),
+                    rx,
+                    HeaderMap::new(),
+                )
             });
             Reply::Stream { skill, response }
         }
@@ -604,7 +613,13 @@ async fn resubscribe(
                 metadata: None,
             })));
             let response: StreamFn = Box::new(move |id, wire| {
-                sse_events(id, wire, Some(StreamEvent::Task(rec.task)), rx, HeaderMap::new())
+                sse_events(
+                    id,
+                    wire,
+                    Some(StreamEvent::Task(rec.task)),
+                    rx,
+                    HeaderMap::new(),
+                )
             });
             Reply::Stream { skill, response }
         }
@@ -615,6 +630,16 @@ fn event_of(id: &JsonRpcId, wire: Wire, ev: &StreamEvent) -> Event {
     let resp = match wire {
         Wire::V03 => {
             JsonRpcResponse::success(id.clone(), serde_json::to_value(ev).unwrap_or(Value::Null))
+        }
+        Wire::Rest => {
+            let body = match ecclesia_a2a::v1::StreamResponse::try_from(ev.clone()) {
+                Ok(r) => serde_json::to_value(r).unwrap_or(Value::Null),
+                Err(e) => {
+                    tracing::error!("a stream event has no A2A 1.0 form: {e}");
+                    serde_json::json!({"error": "internal error"})
+                }
+            };
+            return Event::default().data(body.to_string());
         }
         Wire::V1 => match ecclesia_a2a::v1::StreamResponse::try_from(ev.clone()) {
             Ok(r) => {

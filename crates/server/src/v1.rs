@@ -13,7 +13,7 @@ use crate::methods::{self, Method, Reply, Wire};
 use crate::rpc::{error_response, json_response};
 use crate::state::AppState;
 use crate::store::{TaskCursor, TaskListQuery};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use ecclesia_a2a::v1::{
     A2aError, ErrorKind, ListTasksRequest, ListTasksResponse, Request, SendMessageResponse,
@@ -29,8 +29,28 @@ pub(crate) struct Handled {
     pub response: Response,
 }
 
+/// The result of a 1.0 operation before it is written for a binding (JSON-RPC or REST).
+pub(crate) enum Out {
+    /// A result object (`SendMessageResponse`, `Task`, `ListTasksResponse`).
+    Value {
+        skill: Option<String>,
+        value: Value,
+        headers: HeaderMap,
+    },
+    /// A stream of `StreamResponse` events.
+    Stream {
+        skill: Option<String>,
+        response: methods::StreamFn,
+    },
+    /// A 1.0 error (its code already 1.0's), with the HTTP status and headers of the core.
+    Error {
+        skill: Option<String>,
+        error: RpcError,
+    },
+}
+
 /// The 1.0 form of a core error, with its HTTP status and headers kept.
-fn rpc_error_v1(e: RpcError) -> RpcError {
+pub(crate) fn rpc_error_v1(e: RpcError) -> RpcError {
     let converted = A2aError::from(&e.error).to_jsonrpc();
     RpcError {
         error: converted,
@@ -39,33 +59,16 @@ fn rpc_error_v1(e: RpcError) -> RpcError {
     }
 }
 
-fn from_a2a(e: A2aError) -> RpcError {
+pub(crate) fn from_a2a(e: A2aError) -> RpcError {
     let mut r = RpcError::new(e.code(), String::new());
     r.error = e.to_jsonrpc();
     r
 }
 
-fn error_reply(id: JsonRpcId, method: &'static str, e: RpcError, stream: bool) -> Handled {
-    let outcome = e.error.code.to_string();
-    let response = if stream && e.status == StatusCode::OK {
-        methods::sse_error(id, e)
-    } else {
-        error_response(id, e)
-    };
-    Handled {
-        method,
+fn fail(e: RpcError) -> Out {
+    Out::Error {
         skill: None,
-        outcome,
-        response,
-    }
-}
-
-fn ok(id: JsonRpcId, method: &'static str, skill: Option<String>, result: Value) -> Handled {
-    Handled {
-        method,
-        skill,
-        outcome: "ok".into(),
-        response: json_response(StatusCode::OK, &JsonRpcResponse::success(id, result)),
+        error: e,
     }
 }
 
@@ -77,8 +80,8 @@ fn task_v1(result: Value) -> Result<ecclesia_a2a::v1::Task, A2aError> {
     Ok(ecclesia_a2a::v1::Task::try_from(task)?)
 }
 
-/// Write a core reply in 1.0's shapes; `wrap` puts a task in `SendMessageResponse`.
-fn render(id: JsonRpcId, method: &'static str, reply: Reply, wrap: bool) -> Handled {
+/// A core reply in 1.0's shapes; `wrap` puts a task in `SendMessageResponse`.
+fn from_reply(reply: Reply, wrap: bool) -> Out {
     match reply {
         Reply::Json {
             skill,
@@ -94,29 +97,22 @@ fn render(id: JsonRpcId, method: &'static str, reply: Reply, wrap: bool) -> Hand
                 v.map_err(|e| A2aError::new(ErrorKind::Internal).with_message(e.to_string()))
             });
             match value {
-                Ok(v) => {
-                    let mut h = ok(id, method, skill, v);
-                    h.response.headers_mut().extend(headers);
-                    h
-                }
-                Err(e) => error_reply(id, method, from_a2a(e), false),
+                Ok(value) => Out::Value {
+                    skill,
+                    value,
+                    headers,
+                },
+                Err(e) => Out::Error {
+                    skill,
+                    error: from_a2a(e),
+                },
             }
         }
-        Reply::Stream { skill, response } => Handled {
-            method,
+        Reply::Stream { skill, response } => Out::Stream { skill, response },
+        Reply::Error { skill, error, .. } => Out::Error {
             skill,
-            outcome: "stream".into(),
-            response: response(id, Wire::V1),
+            error: rpc_error_v1(error),
         },
-        Reply::Error {
-            skill,
-            error,
-            stream,
-        } => {
-            let mut h = error_reply(id, method, rpc_error_v1(error), stream);
-            h.skill = skill;
-            h
-        }
     }
 }
 
@@ -141,6 +137,89 @@ async fn refuse_terminal(
     }
 }
 
+/// Run one decoded 1.0 request through the core.
+pub(crate) async fn run(req: Request, state: &AppState, caller: &Caller, request_id: &str) -> Out {
+    match req {
+        Request::SendMessage(p) => send(p, false, state, caller, request_id).await,
+        Request::SendStreamingMessage(p) => send(p, true, state, caller, request_id).await,
+        Request::GetTask(p) => match TaskQueryParams::try_from(p) {
+            Ok(q) => from_reply(
+                methods::apply(Method::Get(q), state, caller, request_id).await,
+                false,
+            ),
+            Err(e) => fail(from_a2a(e.into())),
+        },
+        Request::CancelTask(p) => from_reply(
+            methods::apply(
+                Method::Cancel(TaskIdParams::from(p)),
+                state,
+                caller,
+                request_id,
+            )
+            .await,
+            false,
+        ),
+        Request::SubscribeToTask(p) => {
+            let q = TaskIdParams::from(p);
+            let what = "its events are over; read it with GetTask";
+            if let Some(e) = refuse_terminal(state, caller, request_id, &q.id, what).await {
+                return fail(e);
+            }
+            from_reply(
+                methods::apply(Method::Resubscribe(q), state, caller, request_id).await,
+                false,
+            )
+        }
+        Request::ListTasks(p) => match list(p, state, caller, request_id).await {
+            Ok(value) => Out::Value {
+                skill: None,
+                value,
+                headers: HeaderMap::new(),
+            },
+            Err(e) => fail(e),
+        },
+        Request::GetExtendedAgentCard(_) => fail(from_a2a(
+            A2aError::new(ErrorKind::UnsupportedOperation).with_message(
+                "this agent has no extended agent card (capabilities.extendedAgentCard is false)",
+            ),
+        )),
+        Request::CreateTaskPushNotificationConfig(_)
+        | Request::GetTaskPushNotificationConfig(_)
+        | Request::ListTaskPushNotificationConfigs(_)
+        | Request::DeleteTaskPushNotificationConfig(_) => fail(from_a2a(A2aError::new(
+            ErrorKind::PushNotificationNotSupported,
+        ))),
+    }
+}
+
+async fn send(
+    p: ecclesia_a2a::v1::SendMessageRequest,
+    stream: bool,
+    state: &AppState,
+    caller: &Caller,
+    request_id: &str,
+) -> Out {
+    let p03 = match MessageSendParams::try_from(p) {
+        Ok(p) => p,
+        Err(e) => return fail(from_a2a(e.into())),
+    };
+    if let Some(tid) = p03.message.task_id.clone() {
+        let what = "send a new message without taskId (the same contextId may be kept)";
+        if let Some(e) = refuse_terminal(state, caller, request_id, &tid, what).await {
+            return fail(e);
+        }
+    }
+    let method = if stream {
+        Method::Stream(Box::new(p03))
+    } else {
+        Method::Send(Box::new(p03))
+    };
+    from_reply(
+        methods::apply(method, state, caller, request_id).await,
+        true,
+    )
+}
+
 /// Decode, run and answer one A2A 1.0 JSON-RPC request.
 pub(crate) async fn handle(
     name: &str,
@@ -150,80 +229,48 @@ pub(crate) async fn handle(
     caller: &Caller,
     request_id: &str,
 ) -> Handled {
-    let streaming = ecclesia_a2a::v1::Method::from_name(name).is_some_and(|m| m.is_streaming());
-    let method_name = ecclesia_a2a::v1::Method::from_name(name).map_or("-", |m| m.name());
-    let req = match Request::decode_named(name, params.as_ref()) {
-        Ok(r) => r,
-        Err(e) => return error_reply(id, method_name, from_a2a(e), streaming),
+    let method = ecclesia_a2a::v1::Method::from_name(name);
+    let streaming = method.is_some_and(|m| m.is_streaming());
+    let method_name = method.map_or("-", |m| m.name());
+    let out = match Request::decode_named(name, params.as_ref()) {
+        Ok(req) => run(req, state, caller, request_id).await,
+        Err(e) => fail(from_a2a(e)),
     };
-    match req {
-        Request::SendMessage(p) | Request::SendStreamingMessage(p) => {
-            let stream = streaming;
-            let p03 = match MessageSendParams::try_from(p) {
-                Ok(p) => p,
-                Err(e) => return error_reply(id, method_name, from_a2a(e.into()), stream),
-            };
-            if let Some(tid) = p03.message.task_id.clone() {
-                let what = "send a new message without taskId (the same contextId may be kept)";
-                if let Some(e) = refuse_terminal(state, caller, request_id, &tid, what).await {
-                    return error_reply(id, method_name, e, stream);
-                }
+    match out {
+        Out::Value {
+            skill,
+            value,
+            headers,
+        } => {
+            let mut response = json_response(StatusCode::OK, &JsonRpcResponse::success(id, value));
+            response.headers_mut().extend(headers);
+            Handled {
+                method: method_name,
+                skill,
+                outcome: "ok".into(),
+                response,
             }
-            let method = if stream {
-                Method::Stream(Box::new(p03))
+        }
+        Out::Stream { skill, response } => Handled {
+            method: method_name,
+            skill,
+            outcome: "stream".into(),
+            response: response(id, Wire::V1),
+        },
+        Out::Error { skill, error } => {
+            let outcome = error.error.code.to_string();
+            let response = if streaming && error.status == StatusCode::OK {
+                methods::sse_error(id, error)
             } else {
-                Method::Send(Box::new(p03))
+                error_response(id, error)
             };
-            let reply = methods::apply(method, state, caller, request_id).await;
-            render(id, method_name, reply, true)
-        }
-        Request::GetTask(p) => match TaskQueryParams::try_from(p) {
-            Ok(q) => {
-                let reply = methods::apply(Method::Get(q), state, caller, request_id).await;
-                render(id, method_name, reply, false)
+            Handled {
+                method: method_name,
+                skill,
+                outcome,
+                response,
             }
-            Err(e) => error_reply(id, method_name, from_a2a(e.into()), false),
-        },
-        Request::CancelTask(p) => {
-            let reply = methods::apply(
-                Method::Cancel(TaskIdParams::from(p)),
-                state,
-                caller,
-                request_id,
-            )
-            .await;
-            render(id, method_name, reply, false)
         }
-        Request::SubscribeToTask(p) => {
-            let q = TaskIdParams::from(p);
-            let what = "its events are over; read it with GetTask";
-            if let Some(e) = refuse_terminal(state, caller, request_id, &q.id, what).await {
-                return error_reply(id, method_name, e, true);
-            }
-            let reply = methods::apply(Method::Resubscribe(q), state, caller, request_id).await;
-            render(id, method_name, reply, false)
-        }
-        Request::ListTasks(p) => match list(p, state, caller, request_id).await {
-            Ok(v) => ok(id, method_name, None, v),
-            Err(e) => error_reply(id, method_name, e, false),
-        },
-        Request::GetExtendedAgentCard(_) => error_reply(
-            id,
-            method_name,
-            from_a2a(A2aError::new(ErrorKind::UnsupportedOperation).with_message(
-                "this agent has no extended agent card (capabilities.extendedAgentCard is false)",
-            )),
-            false,
-        ),
-        Request::CreateTaskPushNotificationConfig(_)
-        | Request::GetTaskPushNotificationConfig(_)
-        | Request::ListTaskPushNotificationConfigs(_)
-        | Request::DeleteTaskPushNotificationConfig(_) => error_reply(
-            id,
-            method_name,
-            from_a2a(A2aError::new(ErrorKind::PushNotificationNotSupported)),
-            false,
-        ),
     }
 }
 
@@ -319,11 +366,17 @@ async fn list(
 /// The 1.0 agent card: the 0.3 card's content with the interfaces this server speaks.
 pub(crate) fn card(card: &ecclesia_a2a::AgentCard) -> ecclesia_a2a::v1::AgentCard {
     use ecclesia_a2a::v1::{bindings, AgentInterface};
+    let base = card.url.trim_end_matches("/api/v1/a2a");
     ecclesia_a2a::v1::AgentCard::from_v03(
         card,
         vec![
             AgentInterface::new(card.url.clone(), bindings::JSONRPC, "1.0"),
             AgentInterface::new(card.url.clone(), bindings::JSONRPC, "0.3"),
+            AgentInterface::new(
+                format!("{base}{}", crate::rest::PREFIX),
+                bindings::HTTP_JSON,
+                "1.0",
+            ),
         ],
     )
 }

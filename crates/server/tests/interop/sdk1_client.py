@@ -57,6 +57,23 @@ async def main(url: str, skill: str) -> None:
         assert done is not None and done.status.state == TaskState.TASK_STATE_COMPLETED, done
         print("OK stream", done.id)
 
+        # The HTTP+JSON (REST) binding, chosen from the card's supportedInterfaces.
+        rest_config = ClientConfig(streaming=False, httpx_client=http,
+                                   supported_protocol_bindings=["HTTP+JSON"])
+        rest = await ClientFactory(rest_config).create_from_url(url)
+        over_rest = await last_task(rest, SendMessageRequest(message=message(skill, "over REST")))
+        assert over_rest is not None and over_rest.status.state == TaskState.TASK_STATE_COMPLETED, over_rest
+        again = await rest.get_task(GetTaskRequest(id=over_rest.id))
+        assert again.id == over_rest.id, again
+        page = await rest.list_tasks(ListTasksRequest(page_size=50))
+        assert any(t.id == over_rest.id for t in page.tasks), page
+        try:
+            await rest.get_task(GetTaskRequest(id="no-such-task"))
+            raise AssertionError("a missing task must be an error")
+        except Exception as e:  # the SDK maps the ErrorInfo reason to TaskNotFoundError
+            assert type(e).__name__ == "TaskNotFoundError", repr(e)
+        print("OK rest", over_rest.id)
+
 
 if __name__ == "__main__":
     asyncio.run(main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "echo"))

@@ -108,7 +108,7 @@ async fn python_sdk_1x_client_speaks_a2a_1_0() {
         out.status.success(),
         "sdk 1.x client failed:\n{stdout}\n{stderr}"
     );
-    for step in ["OK send", "OK get", "OK list", "OK stream"] {
+    for step in ["OK send", "OK get", "OK list", "OK stream", "OK rest"] {
         assert!(stdout.contains(step), "{step} missing:\n{stdout}");
     }
 }

@@ -7,6 +7,7 @@ mod feeds;
 mod interop;
 mod jsonrpc;
 mod limits;
+mod rest;
 mod robustness;
 mod support;
 mod tasks;

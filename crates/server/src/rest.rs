@@ -1,0 +1,309 @@
+//! A2A 1.0 over HTTP+JSON (the REST binding) under `/api/v1/rest`: `POST /message:send`,
+//! `POST /message:stream`, `GET /tasks/{id}`, `GET /tasks`, `POST /tasks/{id}:cancel`,
+//! `POST /tasks/{id}:subscribe`, the push-configuration paths and `GET /extendedAgentCard`.
+//! A thin front-end: it builds the 1.0 request from the path, query and body, runs it
+//! through the same core as JSON-RPC ([`crate::v1::run`]) and writes the result as JSON,
+//! the streams as Server-Sent Events of bare `StreamResponse` objects, and errors as
+//! RFC 9457 problem details (`type`, `title`, `status`, `detail`) that also carry the
+//! `google.rpc.Status` object (`error`: `code`, `status`, `message`, `details` with the
+//! `ErrorInfo`) that the A2A specification (§11.6) and the official SDKs read.
+//!
+//! An absent `A2A-Version` header is read as 1.0 here (this binding speaks only 1.0); an
+//! explicit other version is `VERSION_NOT_SUPPORTED`.
+
+use crate::auth::Caller;
+use crate::error::{HttpError, RpcError};
+use crate::methods::Wire;
+use crate::state::AppState;
+use crate::v1::{from_a2a, run, Out};
+use axum::body::Body;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use ecclesia_a2a::v1::{self, A2aError, ErrorKind, Method, Request};
+use ecclesia_a2a::JsonRpcId;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Where the binding is mounted (the card's `HTTP+JSON` interface URL ends with it).
+pub const PREFIX: &str = "/api/v1/rest";
+
+/// The REST routes (nested under [`PREFIX`] by [`crate::router`]).
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/message:send", post(message_send))
+        .route("/message:stream", post(message_stream))
+        .route("/tasks", get(list_tasks))
+        .route("/tasks/{id}", get(get_task).post(task_action))
+        .route(
+            "/tasks/{id}/pushNotificationConfigs",
+            get(push_configs).post(push_configs),
+        )
+        .route(
+            "/tasks/{id}/pushNotificationConfigs/{config}",
+            get(push_configs).delete(push_configs),
+        )
+        .route("/extendedAgentCard", get(extended_card))
+}
+
+fn kind_of(code: i64) -> ErrorKind {
+    ErrorKind::ALL
+        .into_iter()
+        .find(|k| k.code() == code)
+        .unwrap_or(ErrorKind::Internal)
+}
+
+/// An error as problem details carrying the `google.rpc.Status` object.
+fn problem(e: RpcError) -> Response {
+    let kind = kind_of(e.error.code);
+    let status = if e.status == StatusCode::OK {
+        StatusCode::from_u16(kind.http_status()).unwrap_or(StatusCode::BAD_REQUEST)
+    } else {
+        e.status
+    };
+    let details = e.error.data.clone().unwrap_or(Value::Array(Vec::new()));
+    let slug = kind.reason().to_ascii_lowercase().replace('_', "-");
+    let body = json!({
+        "type": format!("https://a2a-protocol.org/errors/{slug}"),
+        "title": kind.default_message(),
+        "status": status.as_u16(),
+        "detail": e.error.message,
+        "error": {
+            "code": status.as_u16(),
+            "status": kind.grpc_status(),
+            "message": e.error.message,
+            "details": details,
+        },
+    });
+    let mut r = (
+        status,
+        [(header::CONTENT_TYPE, "application/problem+json")],
+        body.to_string(),
+    )
+        .into_response();
+    for (k, v) in e.headers {
+        r.headers_mut().insert(k, v);
+    }
+    r
+}
+
+fn check_version(headers: &HeaderMap) -> Result<(), RpcError> {
+    let Some(v) = headers.get(v1::VERSION_HEADER) else {
+        return Ok(());
+    };
+    let text = v.to_str().unwrap_or("");
+    match v1::parse_version_header(Some(text)) {
+        Ok(v1::ProtocolVersion::V1_0) => Ok(()),
+        Ok(v1::ProtocolVersion::V0_3) => Err(from_a2a(
+            A2aError::new(ErrorKind::VersionNotSupported).with_message(
+                "the HTTP+JSON binding speaks A2A 1.0 only: send `A2A-Version: 1.0`, or use \
+                 JSON-RPC 0.3 at POST /api/v1/a2a",
+            ),
+        )),
+        Err(e) => Err(from_a2a(e)),
+    }
+}
+
+/// Run a decoded request and write its result for this binding.
+async fn answer(
+    state: &AppState,
+    caller: Result<Caller, HttpError>,
+    headers: &HeaderMap,
+    method: Method,
+    params: Value,
+) -> Response {
+    let started = Instant::now();
+    let caller = match caller {
+        Ok(c) => c,
+        Err(e) => return e.into_response(),
+    };
+    let request_id = uuid::Uuid::new_v4().simple().to_string();
+    let out = match check_version(headers) {
+        Err(e) => Out::Error {
+            skill: None,
+            error: e,
+        },
+        Ok(()) => match Request::decode(method, Some(&params)) {
+            Ok(req) => run(req, state, &caller, &request_id).await,
+            Err(e) => Out::Error {
+                skill: None,
+                error: from_a2a(e),
+            },
+        },
+    };
+    let (skill, outcome, response) = match out {
+        Out::Value {
+            skill,
+            value,
+            headers,
+        } => {
+            let mut r = (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "application/json")],
+                value.to_string(),
+            )
+                .into_response();
+            r.headers_mut().extend(headers);
+            (skill, "ok".to_string(), r)
+        }
+        Out::Stream { skill, response } => (
+            skill,
+            "stream".to_string(),
+            response(JsonRpcId::Null, Wire::Rest),
+        ),
+        Out::Error { skill, error } => {
+            let code = error.error.code.to_string();
+            (skill, code, problem(error))
+        }
+    };
+    let name = method.name();
+    state.metrics.record(
+        name,
+        skill.as_deref().unwrap_or("-"),
+        &outcome,
+        started.elapsed(),
+    );
+    tracing::info!(request_id = %request_id, method = name, binding = "HTTP+JSON", caller = %caller.id, outcome = %outcome, elapsed_ms = started.elapsed().as_millis() as u64, "request");
+    response
+}
+
+/// The JSON object of a request body (bounded like the JSON-RPC endpoint's).
+async fn body_object(state: &AppState, body: Body) -> Result<Value, RpcError> {
+    let bytes = axum::body::to_bytes(body, state.config.body_limit)
+        .await
+        .map_err(|_| {
+            from_a2a(
+                A2aError::new(ErrorKind::InvalidRequest).with_message(format!(
+                    "the request body is unreadable or larger than {} bytes",
+                    state.config.body_limit
+                )),
+            )
+        })?;
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(_) => Err(from_a2a(
+            A2aError::new(ErrorKind::InvalidRequest).with_message("the body must be a JSON object"),
+        )),
+        Err(e) => Err(from_a2a(
+            A2aError::new(ErrorKind::JsonParse).with_message(format!("Invalid JSON payload: {e}")),
+        )),
+    }
+}
+
+async fn message(
+    state: AppState,
+    caller: Result<Caller, HttpError>,
+    headers: HeaderMap,
+    body: Body,
+    method: Method,
+) -> Response {
+    match body_object(&state, body).await {
+        Ok(params) => answer(&state, caller, &headers, method, params).await,
+        Err(e) => problem(e),
+    }
+}
+
+async fn message_send(
+    State(state): State<AppState>,
+    caller: Result<Caller, HttpError>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    message(state, caller, headers, body, Method::SendMessage).await
+}
+
+async fn message_stream(
+    State(state): State<AppState>,
+    caller: Result<Caller, HttpError>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    message(state, caller, headers, body, Method::SendStreamingMessage).await
+}
+
+/// Query parameters as the JSON object of a request: `true`/`false` become booleans, the
+/// rest stay strings (the 1.0 decoder reads numbers written as strings).
+fn query_object(query: BTreeMap<String, String>) -> Map<String, Value> {
+    query
+        .into_iter()
+        .map(|(k, v)| {
+            let value = match v.as_str() {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                _ => Value::String(v),
+            };
+            (k, value)
+        })
+        .collect()
+}
+
+async fn list_tasks(
+    State(state): State<AppState>,
+    caller: Result<Caller, HttpError>,
+    headers: HeaderMap,
+    Query(query): Query<BTreeMap<String, String>>,
+) -> Response {
+    let params = Value::Object(query_object(query));
+    answer(&state, caller, &headers, Method::ListTasks, params).await
+}
+
+async fn get_task(
+    State(state): State<AppState>,
+    caller: Result<Caller, HttpError>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(query): Query<BTreeMap<String, String>>,
+) -> Response {
+    let mut params = query_object(query);
+    params.insert("id".into(), Value::String(id));
+    answer(
+        &state,
+        caller,
+        &headers,
+        Method::GetTask,
+        Value::Object(params),
+    )
+    .await
+}
+
+/// `POST /tasks/{id}:cancel` and `POST /tasks/{id}:subscribe`.
+async fn task_action(
+    State(state): State<AppState>,
+    caller: Result<Caller, HttpError>,
+    headers: HeaderMap,
+    Path(id_action): Path<String>,
+) -> Response {
+    let (id, method) = match id_action.rsplit_once(':') {
+        Some((id, "cancel")) => (id, Method::CancelTask),
+        Some((id, "subscribe")) => (id, Method::SubscribeToTask),
+        _ => {
+            return problem(from_a2a(A2aError::new(ErrorKind::MethodNotFound).with_message(
+                "POST /tasks/{id}:cancel or POST /tasks/{id}:subscribe; read a task with GET /tasks/{id}",
+            )))
+        }
+    };
+    answer(&state, caller, &headers, method, json!({"id": id})).await
+}
+
+async fn push_configs(caller: Result<Caller, HttpError>) -> Response {
+    if let Err(e) = caller {
+        return e.into_response();
+    }
+    problem(from_a2a(A2aError::new(
+        ErrorKind::PushNotificationNotSupported,
+    )))
+}
+
+async fn extended_card(caller: Result<Caller, HttpError>) -> Response {
+    if let Err(e) = caller {
+        return e.into_response();
+    }
+    problem(from_a2a(
+        A2aError::new(ErrorKind::UnsupportedOperation).with_message(
+            "this agent has no extended agent card (capabilities.extendedAgentCard is false)",
+        ),
+    ))
+}
