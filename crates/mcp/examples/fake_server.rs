@@ -1,0 +1,39 @@
+//! The MCP server over the test registry (no store needed), for
+//! `tests/mcp_client.py`: `fake_server stdio`, or `fake_server http` (prints
+//! `listening <port>` and the API key on stdout, then serves `/mcp` and A2A).
+
+#[path = "../tests/it/fake.rs"]
+#[allow(dead_code)]
+mod fake;
+
+use ecclesia_server::{AppState, ServerConfig};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber_stderr();
+    let mode = std::env::args().nth(1).unwrap_or_else(|| "stdio".into());
+    if mode == "stdio" {
+        return ecclesia_mcp::serve_stdio(fake::registry()).await;
+    }
+    let dir = tempfile::tempdir()?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let port = listener.local_addr()?.port();
+    let config = ServerConfig {
+        public_url: format!("http://127.0.0.1:{port}"),
+        ..ServerConfig::default()
+    };
+    let state = AppState::open(config, fake::registry(), dir.path())?;
+    let (_, token) = state.keys.create_key("python", "pro")?;
+    let app = ecclesia_server::router(state.clone()).merge(ecclesia_mcp::router(state));
+    println!("listening {port} {token}");
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .await?;
+    Ok(())
+}
+
+fn tracing_subscriber_stderr() {
+    // Logs would go to stderr only; the example keeps quiet.
+}

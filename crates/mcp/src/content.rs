@@ -1,0 +1,85 @@
+//! Artifacts → tool results: text content a model reads, `structuredContent`
+//! a program reads, and errors as results with `isError: true`.
+
+use crate::error::RunError;
+use ecclesia_a2a::{Artifact, Part};
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::{Map, Value};
+
+/// The structured form of the artifacts: their data parts merged into one
+/// object, the text parts joined under `text`, and `artifact` naming the
+/// (first) artifact, e.g. `{"artifact": "search_results", "results": [...]}`.
+pub fn structured(artifacts: &[Artifact]) -> Map<String, Value> {
+    let mut out = Map::new();
+    let mut texts = Vec::new();
+    for a in artifacts {
+        if let Some(name) = &a.name {
+            out.entry("artifact")
+                .or_insert_with(|| Value::String(name.clone()));
+        }
+        for p in &a.parts {
+            match p {
+                Part::Text { text, .. } => texts.push(text.as_str()),
+                Part::Data { data, .. } => {
+                    for (k, v) in data {
+                        out.insert(k.clone(), v.clone());
+                    }
+                }
+                Part::File { .. } => {}
+            }
+        }
+    }
+    if !texts.is_empty() {
+        out.insert("text".into(), Value::String(texts.join("\n\n")));
+    }
+    out
+}
+
+/// The text a model reads: the text parts, then each data part as JSON.
+pub fn text_of(artifacts: &[Artifact]) -> String {
+    let mut blocks = Vec::new();
+    for a in artifacts {
+        for p in &a.parts {
+            match p {
+                Part::Text { text, .. } => blocks.push(text.clone()),
+                Part::Data { data, .. } => {
+                    blocks.push(serde_json::to_string_pretty(data).unwrap_or_else(|_| "{}".into()))
+                }
+                Part::File { .. } => {}
+            }
+        }
+    }
+    blocks.join("\n\n")
+}
+
+/// A successful call.
+pub fn success(artifacts: &[Artifact]) -> CallToolResult {
+    let mut r = CallToolResult::success(vec![ContentBlock::text(text_of(artifacts))]);
+    r.structured_content = Some(Value::Object(structured(artifacts)));
+    r
+}
+
+/// A failed call, readable by the model: `isError: true`, the message as text,
+/// and `{"error": kind, "message": ..}` as structured content.
+pub fn failure(e: &RunError) -> CallToolResult {
+    let kind = match e {
+        RunError::InvalidParams(_) => "invalid_arguments",
+        RunError::RateLimited { .. } => "rate_limited",
+        RunError::NotAllowed(_) => "not_allowed",
+        RunError::Busy(_) => "busy",
+        RunError::Failed(_) => "failed",
+    };
+    let mut obj = Map::new();
+    obj.insert("error".into(), Value::String(kind.into()));
+    obj.insert("message".into(), Value::String(e.to_string()));
+    if let RunError::RateLimited {
+        retry_after_secs: Some(s),
+        ..
+    } = e
+    {
+        obj.insert("retry_after_seconds".into(), Value::from(*s));
+    }
+    let mut r = CallToolResult::error(vec![ContentBlock::text(e.to_string())]);
+    r.structured_content = Some(Value::Object(obj));
+    r
+}

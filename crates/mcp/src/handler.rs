@@ -1,0 +1,210 @@
+//! [`EcclesiaMcp`]: the MCP server handler (tools, resources, prompts),
+//! transport-neutral; [`crate::serve_stdio`] and [`crate::router`] serve it.
+
+use crate::runner::{CallerAuth, Runner};
+use crate::{content, prompts, resources, tools};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use std::borrow::Cow;
+
+/// The protocol revisions served: 2025-06-18 and 2025-11-25 over the
+/// `initialize` handshake (sessions), 2026-07-28 stateless.
+pub const PROTOCOL_VERSIONS: &[ProtocolVersion] = &[
+    ProtocolVersion::V_2025_06_18,
+    ProtocolVersion::V_2025_11_25,
+    ProtocolVersion::V_2026_07_28,
+];
+
+const INSTRUCTIONS: &str = "Ecclesia answers questions about the Catholic faith from its own corpus and directories. \
+Use `search` then `fetch` for documents, `chat` for a cited long-form answer (slow, strictly rate-limited), \
+`get_mass_readings` and `get_martyrology` for a date, and `get_saint`, `get_person`, `get_pope`, `get_diocese`, \
+`get_diocese_statistics` for the directories. A tool result with isError explains what to change.";
+
+/// The MCP server: one per session (cheap to clone).
+#[derive(Debug, Clone)]
+pub struct EcclesiaMcp {
+    runner: Runner,
+    version: String,
+}
+
+impl EcclesiaMcp {
+    /// A server running skills through `runner`.
+    pub fn new(runner: Runner) -> Self {
+        EcclesiaMcp {
+            runner,
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+
+    /// Name the server's version (the card's) in `serverInfo`.
+    pub fn with_version(mut self, version: impl Into<String>) -> Self {
+        self.version = version.into();
+        self
+    }
+
+    /// The tools offered now (those whose skill is registered), in order.
+    pub fn tools(&self) -> Vec<rmcp::model::Tool> {
+        tools::TOOLS
+            .iter()
+            .filter(|t| self.runner.has_skill(t.skill))
+            .map(tools::tool)
+            .collect()
+    }
+
+    /// Call tool `name` with `arguments` (skill errors come back as `isError` results).
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<&serde_json::Map<String, serde_json::Value>>,
+        auth: &CallerAuth,
+    ) -> Result<rmcp::model::CallToolResult, ErrorData> {
+        let Some(spec) = tools::spec(name).filter(|t| self.runner.has_skill(t.skill)) else {
+            let shown: String = name.chars().take(64).collect();
+            let known: Vec<String> = self
+                .tools()
+                .into_iter()
+                .map(|t| t.name.into_owned())
+                .collect();
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool {shown:?}; tools: {}", known.join(", ")),
+                Some(serde_json::json!({"tools": known})),
+            ));
+        };
+        let parts = match tools::to_parts(spec, arguments) {
+            Ok(p) => p,
+            Err(m) => {
+                return Ok(content::failure(&crate::RunError::InvalidParams(m)));
+            }
+        };
+        let started = std::time::Instant::now();
+        let out = self.runner.run(spec.skill, parts, auth).await;
+        tracing::info!(
+            tool = name,
+            skill = spec.skill,
+            ok = out.is_ok(),
+            ms = started.elapsed().as_millis() as u64,
+            "mcp tool call"
+        );
+        Ok(match out {
+            Ok(artifacts) => content::success(&artifacts),
+            Err(e) => content::failure(&e),
+        })
+    }
+}
+
+/// The caller as the HTTP layer saw it; empty over stdio.
+fn auth_of(ctx: &RequestContext<RoleServer>) -> CallerAuth {
+    match ctx.extensions.get::<axum::http::request::Parts>() {
+        Some(parts) => CallerAuth {
+            authorization: parts
+                .headers
+                .get(axum::http::header::AUTHORIZATION)
+                .cloned(),
+            peer: parts
+                .extensions
+                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+                .map(|c| c.0),
+        },
+        None => CallerAuth::default(),
+    }
+}
+
+impl ServerHandler for EcclesiaMcp {
+    fn get_info(&self) -> ServerConfig {
+        let caps = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_prompts()
+            .build();
+        let mut info = ServerConfig::new(caps).with_instructions(INSTRUCTIONS);
+        info.server_info = Implementation::new("ecclesia", self.version.clone());
+        info.protocol_version = ProtocolVersion::LATEST_WITH_INITIALIZE;
+        info
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(PROTOCOL_VERSIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let auth = auth_of(&context);
+        self.call(&request.name, request.arguments.as_ref(), &auth)
+            .await
+            .map(Into::into)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let items = if self.runner.has_skill("liturgical_readings") {
+            resources::list()
+        } else {
+            Vec::new()
+        };
+        Ok(ListResourcesResult::with_all_items(items))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resources::templates(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let auth = auth_of(&context);
+        let contents = resources::read(&self.runner, &request.uri, &auth).await?;
+        Ok(ReadResourceResult::new(contents).into())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(prompts::list()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let auth = auth_of(&context);
+        prompts::get(
+            &self.runner,
+            &request.name,
+            request.arguments.as_ref(),
+            &auth,
+        )
+        .await
+        .map(Into::into)
+    }
+}
