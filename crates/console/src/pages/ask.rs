@@ -9,7 +9,7 @@ use crate::layout::{Ctx, Page};
 use crate::params::{Params, MAX_QUERY_CHARS};
 use crate::skills::{self, s};
 use crate::ConsoleState;
-use axum::body::Bytes;
+use axum::body::Body;
 use axum::extract::State;
 use axum::http::Uri;
 use axum::response::Response;
@@ -31,11 +31,17 @@ pub async fn get_handler(State(state): State<ConsoleState>, ctx: Ctx, uri: Uri) 
     crate::respond(&ctx, r)
 }
 
-/// `POST /ask` (form: `q`).
-pub async fn post_handler(State(state): State<ConsoleState>, ctx: Ctx, body: Bytes) -> Response {
-    let r = match Params::from_form(&body) {
-        Ok(p) => page(&state, &ctx, &p).await,
-        Err(e) => Err(e),
+/// `POST /ask` (form: `q`); a body over [`crate::params::MAX_FORM_BYTES`] is a 400 page.
+pub async fn post_handler(State(state): State<ConsoleState>, ctx: Ctx, body: Body) -> Response {
+    let r = match axum::body::to_bytes(body, crate::params::MAX_FORM_BYTES).await {
+        Ok(bytes) => match Params::from_form(&bytes) {
+            Ok(p) => page(&state, &ctx, &p).await,
+            Err(e) => Err(e),
+        },
+        Err(_) => Err(ConsoleError::BadInput(format!(
+            "the form is too large (at most {} bytes)",
+            crate::params::MAX_FORM_BYTES
+        ))),
     };
     crate::respond(&ctx, r)
 }

@@ -442,3 +442,63 @@ fn the_gate_applies_keys_and_limits() {
     assert_eq!(get(&s, "/calendar?year=2026&month=6").status, 200);
     assert_eq!(seen.load(Ordering::SeqCst) - before, 1);
 }
+
+#[test]
+fn odd_input_never_breaks_a_page() {
+    let odd = [
+        "%FF",
+        "%",
+        "%zz",
+        "%00",
+        "%E2%80%AE",
+        "a%0Ab",
+        "+",
+        "&&&",
+        "=",
+        "%3Cscript%3E",
+        "9999999999999999999999",
+        "-1",
+        "2026-02-30",
+        "\u{1F600}",
+    ];
+    let pages = [
+        "/readings?q=",
+        "/readings?date=",
+        "/readings?calendar=",
+        "/calendar?year=",
+        "/calendar?month=",
+        "/martyrology?date=",
+        "/ask?q=",
+        "/lookup?kind=person&q=",
+        "/lookup?kind=",
+        "/search?q=",
+        "/search?page=",
+        "/document?id=",
+        "/document?id=doc-grace&hl=",
+        "/explorer?x=",
+        "/?lang=",
+    ];
+    for p in pages {
+        for o in odd {
+            let path = format!("{p}{}", o.replace('\u{1F600}', "%F0%9F%98%80"));
+            let r = get(full(), &path);
+            assert!(
+                [200, 400, 404].contains(&r.status),
+                "{path}: {} {}",
+                r.status,
+                &r.body[..r.body.len().min(300)]
+            );
+            assert!(r.body.contains("</html>"), "{path}: a whole page");
+        }
+    }
+}
+
+#[test]
+fn oversized_form_is_a_400_page() {
+    let body = format!("q={}", "a".repeat(40_000));
+    let r = post_form(full(), "/ask", &body);
+    assert_eq!(r.status, 400);
+    assert!(r.body.contains("too large") && r.header("content-security-policy").is_some());
+    let r = post_form(full(), "/ask", "q=%FF%FE");
+    assert!(r.status == 200 || r.status == 400, "{}", r.status);
+}
