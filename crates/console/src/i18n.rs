@@ -237,3 +237,225 @@ mod tests {
         assert_eq!(Lang::choose(None, None), Lang::En);
     }
 }
+
+/// Month names (nominative), January first.
+const MONTHS: [[&str; 12]; 5] = [
+    [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ],
+    [
+        "leden",
+        "únor",
+        "březen",
+        "duben",
+        "květen",
+        "červen",
+        "červenec",
+        "srpen",
+        "září",
+        "říjen",
+        "listopad",
+        "prosinec",
+    ],
+    [
+        "一月",
+        "二月",
+        "三月",
+        "四月",
+        "五月",
+        "六月",
+        "七月",
+        "八月",
+        "九月",
+        "十月",
+        "十一月",
+        "十二月",
+    ],
+    [
+        "জানুয়ারি",
+        "ফেব্রুয়ারি",
+        "মার্চ",
+        "এপ্রিল",
+        "মে",
+        "জুন",
+        "জুলাই",
+        "আগস্ট",
+        "সেপ্টেম্বর",
+        "অক্টোবর",
+        "নভেম্বর",
+        "ডিসেম্বর",
+    ],
+    [
+        "जानेवारी",
+        "फेब्रुवारी",
+        "मार्च",
+        "एप्रिल",
+        "मे",
+        "जून",
+        "जुलय",
+        "ऑगस्ट",
+        "सप्टेंबर",
+        "ऑक्टोबर",
+        "नोव्हेंबर",
+        "डिसेंबर",
+    ],
+];
+/// Czech months in the genitive (dates: "31. května 2026").
+const CS_MONTHS_GENITIVE: [&str; 12] = [
+    "ledna",
+    "února",
+    "března",
+    "dubna",
+    "května",
+    "června",
+    "července",
+    "srpna",
+    "září",
+    "října",
+    "listopadu",
+    "prosince",
+];
+/// Weekday names, Sunday first.
+const WEEKDAYS: [[&str; 7]; 5] = [
+    [
+        "Sunday",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+    ],
+    [
+        "neděle",
+        "pondělí",
+        "úterý",
+        "středa",
+        "čtvrtek",
+        "pátek",
+        "sobota",
+    ],
+    [
+        "星期日",
+        "星期一",
+        "星期二",
+        "星期三",
+        "星期四",
+        "星期五",
+        "星期六",
+    ],
+    [
+        "রবিবার",
+        "সোমবার",
+        "মঙ্গলবার",
+        "বুধবার",
+        "বৃহস্পতিবার",
+        "শুক্রবার",
+        "শনিবার",
+    ],
+    [
+        "आयतार",
+        "सोमार",
+        "मंगळार",
+        "बुधवार",
+        "बिरेस्तार",
+        "शुक्रार",
+        "शेनवार",
+    ],
+];
+/// Short weekday names for the month grid's head, Sunday first.
+const WEEKDAYS_SHORT: [[&str; 7]; 5] = [
+    ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"],
+    ["Ne", "Po", "Út", "St", "Čt", "Pá", "So"],
+    ["日", "一", "二", "三", "四", "五", "六"],
+    ["রবি", "সোম", "মঙ্গল", "বুধ", "বৃহস্পতি", "শুক্র", "শনি"],
+    [
+        "आयतार",
+        "सोमार",
+        "मंगळार",
+        "बुधवार",
+        "बिरेस्तार",
+        "शुक्रार",
+        "शेनवार",
+    ],
+];
+
+fn idx(lang: Lang) -> usize {
+    LANGS.iter().position(|l| *l == lang).unwrap_or(0)
+}
+
+/// The name of month `m` (1–12); empty outside.
+pub fn month_name(lang: Lang, m: u32) -> &'static str {
+    MONTHS[idx(lang)]
+        .get(m.saturating_sub(1) as usize)
+        .copied()
+        .unwrap_or("")
+}
+
+/// The weekday name, `d` days from Sunday (0–6).
+pub fn weekday_name(lang: Lang, d: u32) -> &'static str {
+    WEEKDAYS[idx(lang)].get(d as usize).copied().unwrap_or("")
+}
+
+/// The short weekday name, `d` days from Sunday (0–6).
+pub fn weekday_short(lang: Lang, d: u32) -> &'static str {
+    WEEKDAYS_SHORT[idx(lang)]
+        .get(d as usize)
+        .copied()
+        .unwrap_or("")
+}
+
+/// "June 2026", "červen 2026", "2026年六月".
+pub fn month_year(lang: Lang, year: i32, m: u32) -> String {
+    match lang {
+        Lang::Zh => format!("{year}年{}月", m),
+        _ => format!("{} {year}", month_name(lang, m)),
+    }
+}
+
+/// A long date: "Sunday, 31 May 2026", "neděle 31. května 2026", "2026年5月31日 星期日".
+pub fn date_long(lang: Lang, d: chrono::NaiveDate) -> String {
+    use chrono::Datelike;
+    let wd = weekday_name(lang, d.weekday().num_days_from_sunday());
+    let (day, m, y) = (d.day(), d.month(), d.year());
+    match lang {
+        Lang::En => format!("{wd}, {day} {} {y}", month_name(lang, m)),
+        Lang::Cs => format!(
+            "{wd} {day}. {} {y}",
+            CS_MONTHS_GENITIVE
+                .get(m as usize - 1)
+                .copied()
+                .unwrap_or("")
+        ),
+        Lang::Zh => format!("{y}年{m}月{day}日 {wd}"),
+        Lang::Bn | Lang::Kok => format!("{wd}, {day} {} {y}", month_name(lang, m)),
+    }
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::*;
+
+    #[test]
+    fn dates_in_each_language() {
+        let d = chrono::NaiveDate::from_ymd_opt(2026, 5, 31).unwrap();
+        assert_eq!(date_long(Lang::En, d), "Sunday, 31 May 2026");
+        assert_eq!(date_long(Lang::Cs, d), "neděle 31. května 2026");
+        assert_eq!(date_long(Lang::Zh, d), "2026年5月31日 星期日");
+        assert_eq!(month_year(Lang::Zh, 2026, 6), "2026年6月");
+        assert_eq!(month_year(Lang::En, 2026, 6), "June 2026");
+        assert_eq!(month_name(Lang::En, 13), "");
+        assert_eq!(weekday_short(Lang::Cs, 0), "Ne");
+    }
+}

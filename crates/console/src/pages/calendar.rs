@@ -39,26 +39,6 @@ pub async fn handler(State(state): State<ConsoleState>, ctx: Ctx, uri: Uri) -> R
     crate::respond(&ctx, r)
 }
 
-fn month_name(m: u32) -> &'static str {
-    [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ]
-    .get(m.saturating_sub(1) as usize)
-    .copied()
-    .unwrap_or("")
-}
-
 /// The first day of the month and the number of days in it.
 pub fn month_bounds(year: i32, month: u32) -> Option<(NaiveDate, u32)> {
     let first = NaiveDate::from_ymd_opt(year, month, 1)?;
@@ -86,11 +66,16 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     let calendar = lists.check_calendar(p.short("calendar")?, &state.opts.default_calendar)?;
     let (first, days) =
         month_bounds(year, month).ok_or_else(|| ConsoleError::BadInput("no such month".into()))?;
-    let title = format!("{} {year}", month_name(month));
+    let title = crate::i18n::month_year(ctx.lang, year, month);
     let mut body = format!("<h1>{} — {}</h1>\n", ctx.t("calendar.title"), esc(&title));
     // The chooser (GET; no script needed).
     let months: Vec<(String, String)> = (1..=12)
-        .map(|m| (m.to_string(), month_name(m).to_string()))
+        .map(|m| {
+            (
+                m.to_string(),
+                crate::i18n::month_name(ctx.lang, m).to_string(),
+            )
+        })
         .collect();
     let _ = write!(
         body,
@@ -141,19 +126,19 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     if py >= YEARS.0 as i32 {
         let _ = write!(
             nav,
-            "<a id=\"prev-month\" rel=\"prev\" href=\"{}\" aria-keyshortcuts=\"ArrowLeft\">← {} ({} {py})</a>",
+            "<a id=\"prev-month\" rel=\"prev\" href=\"{}\" aria-keyshortcuts=\"ArrowLeft\">← {} ({})</a>",
             esc(&link((py, pm))),
             ctx.t("calendar.prev"),
-            month_name(pm)
+            crate::i18n::month_year(ctx.lang, py, pm)
         );
     }
     if ny <= YEARS.1 as i32 {
         let _ = write!(
             nav,
-            "<a id=\"next-month\" rel=\"next\" href=\"{}\" aria-keyshortcuts=\"ArrowRight\">{} ({} {ny}) →</a>",
+            "<a id=\"next-month\" rel=\"next\" href=\"{}\" aria-keyshortcuts=\"ArrowRight\">{} ({}) →</a>",
             esc(&link((ny, nm))),
             ctx.t("calendar.next"),
-            month_name(nm)
+            crate::i18n::month_year(ctx.lang, ny, nm)
         );
     }
     nav.push_str("</nav>");
@@ -232,19 +217,12 @@ pub fn grid_html(
         "<table class=\"month\" id=\"month-grid\"><caption>{}</caption><thead><tr>",
         esc(caption)
     );
-    for d in [
-        "Sunday",
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-    ] {
+    for d in 0..7 {
         let _ = write!(
             s,
-            "<th scope=\"col\"><abbr title=\"{d}\">{}</abbr></th>",
-            &d[..3]
+            "<th scope=\"col\"><abbr title=\"{}\">{}</abbr></th>",
+            crate::i18n::weekday_name(ctx.lang, d),
+            crate::i18n::weekday_short(ctx.lang, d)
         );
     }
     s.push_str("</tr></thead><tbody><tr>");
@@ -272,7 +250,7 @@ pub fn grid_html(
             r = class_token(&day.rank),
             href = esc(&ctx.link("/readings", &[("date", &iso), ("calendar", calendar)])),
             n = date.day(),
-            wd = date.format("%A"),
+            wd = crate::i18n::weekday_name(ctx.lang, date.weekday().num_days_from_sunday()),
             cel = esc(&day.celebration),
             col_name = esc(&humanize(&day.color)),
             rank = match day.rank.as_str() {

@@ -294,7 +294,7 @@ fn render_day(
         let _ = write!(
             out,
             "<p class=\"date\"><time datetime=\"{date}\">{}</time></p>",
-            day.format("%A, %-d %B %Y")
+            esc(&crate::i18n::date_long(ctx.lang, day))
         );
     }
     out.push_str("<dl class=\"facts\">");

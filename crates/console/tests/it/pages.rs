@@ -375,6 +375,9 @@ fn languages_by_query_and_header() {
         &[("Accept-Language", "fr;q=0.9, zh-CN;q=0.8")],
     );
     assert!(r.body.contains("<html lang=\"zh\">") && r.body.contains("年历一览"));
+    assert!(r.body.contains("2026年6月") && r.body.contains("<abbr title=\"星期日\">日</abbr>"));
+    let r = get(real(), "/readings?date=2026-05-31&lang=cs");
+    assert!(r.body.contains("neděle 31. května 2026"));
     let r = get_with(real(), "/", &[("Accept-Language", "bn")]);
     assert!(r.body.contains("<html lang=\"bn\">") && r.body.contains("পাঠ"));
     let r = get(real(), "/?lang=kok");
