@@ -1,1 +1,54 @@
-pub fn _x() {}
+//! An OpenAI-compatible Chat Completions API over `catholic_qa`.
+//!
+//! [`router`] serves `POST /api/v1/chat/completions` and `POST
+//! /v1/chat/completions`, `GET /v1/models` (and `/api/v1/models`, and one
+//! model by id). The model is `ecclesia-1`; `magisterium-1` is accepted as an
+//! alias. The last user message is the question; earlier user and assistant
+//! turns are prepended as context so that a follow-up is understood (and
+//! retrieved for) in the conversation. Answers carry a top-level `citations[]`
+//! as Magisterium's API does (`cited_text`, `cited_text_heading`,
+//! `document_title`, `document_index` (zero-based; markers `[n]` count from
+//! 1), `document_author`, `document_year`, `document_reference`,
+//! `source_url`, plus `document_id`); when streaming, in the last chunk, the
+//! one with `finish_reason`. Errors are OpenAI's `{"error": {message, type,
+//! param, code}}` with its status codes.
+//!
+//! The call goes through the server's A2A endpoint in-process (as MCP's
+//! does): the same keys, plans, lanes, and the common and `catholic_qa`
+//! rate-limit pools.
+#![deny(missing_docs)]
+
+mod citations;
+mod completion;
+mod error;
+mod handler;
+mod request;
+
+pub use citations::{answer, Answer};
+pub use completion::{chunks, completion, Meta};
+pub use error::ApiError;
+pub use request::{ChatRequest, Message, Role, MAX_MESSAGES, MAX_QUESTION_CHARS, MAX_TOTAL_CHARS};
+
+use axum::routing::{get, post};
+
+/// The model's name.
+pub const MODEL: &str = "ecclesia-1";
+/// Every name accepted (`magisterium-1` for clients written for Magisterium AI).
+pub const MODELS: &[&str] = &[MODEL, "magisterium-1"];
+
+/// The routes, to merge into the server's router
+/// (`ecclesia_server::router(state.clone()).merge(ecclesia_openai::router(state))`).
+pub fn router(state: ecclesia_server::AppState) -> axum::Router {
+    let ctx = handler::Ctx {
+        runner: ecclesia_mcp::Runner::server(state.clone()),
+        state,
+    };
+    axum::Router::new()
+        .route("/api/v1/chat/completions", post(handler::chat))
+        .route("/v1/chat/completions", post(handler::chat))
+        .route("/api/v1/models", get(handler::models))
+        .route("/v1/models", get(handler::models))
+        .route("/api/v1/models/{model}", get(handler::model))
+        .route("/v1/models/{model}", get(handler::model))
+        .with_state(ctx)
+}

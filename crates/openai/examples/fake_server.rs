@@ -1,0 +1,22 @@
+//! A local server with a fake `catholic_qa` (no store needed), for
+//! `tests/openai_client.py`: prints `listening <port> <API key>`, then serves
+//! A2A and the chat completions routes until killed.
+
+#[path = "../tests/it/fake.rs"]
+mod fake;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let port = listener.local_addr()?.port();
+    let (state, token) = fake::state(dir.path(), Some(format!("http://127.0.0.1:{port}")));
+    let app = ecclesia_server::router(state.clone()).merge(ecclesia_openai::router(state));
+    println!("listening {port} {token}");
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .await?;
+    Ok(())
+}

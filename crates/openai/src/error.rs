@@ -1,0 +1,150 @@
+//! [`ApiError`]: OpenAI's error shape (`{"error": {"message", "type", "param", "code"}}`)
+//! with its HTTP status.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use ecclesia_mcp::RunError;
+use serde_json::json;
+
+/// An error as the OpenAI API reports it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{status}: {message}")]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// What went wrong and how to fix it.
+    pub message: String,
+    /// `invalid_request_error`, `authentication_error`, `permission_error`,
+    /// `not_found_error`, `requests` (rate limits), `server_error`.
+    pub kind: &'static str,
+    /// The offending parameter, when one is.
+    pub param: Option<String>,
+    /// A machine-readable code (`invalid_api_key`, `model_not_found`, `rate_limit_exceeded`, …).
+    pub code: Option<&'static str>,
+    /// Seconds to wait (429 and 503), sent as `Retry-After`.
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            message: message.into(),
+            kind,
+            param: None,
+            code: None,
+            retry_after: None,
+        }
+    }
+
+    /// 400 `invalid_request_error` about `param`.
+    pub fn invalid(param: Option<&str>, message: impl Into<String>) -> Self {
+        let mut e = Self::new(StatusCode::BAD_REQUEST, "invalid_request_error", message);
+        e.param = param.map(String::from);
+        e
+    }
+
+    /// 401 `invalid_api_key`.
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        let mut e = Self::new(StatusCode::UNAUTHORIZED, "invalid_request_error", message);
+        e.code = Some("invalid_api_key");
+        e
+    }
+
+    /// 404 `model_not_found`.
+    pub fn model_not_found(model: &str) -> Self {
+        let shown: String = model.chars().take(100).collect();
+        let mut e = Self::new(
+            StatusCode::NOT_FOUND,
+            "invalid_request_error",
+            format!(
+                "The model `{shown}` does not exist or you do not have access to it. Models: {}.",
+                crate::MODELS.join(", ")
+            ),
+        );
+        e.param = Some("model".into());
+        e.code = Some("model_not_found");
+        e
+    }
+
+    /// 413: the body is over the server's limit.
+    pub fn too_large(limit: usize) -> Self {
+        let mut e = Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "invalid_request_error",
+            format!("the request body is over the limit of {limit} bytes"),
+        );
+        e.code = Some("request_too_large");
+        e
+    }
+
+    /// 500 with a generic message (the cause is logged).
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %cause, "chat completion failed");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "server_error",
+            "The server had an error while processing your request.",
+        )
+    }
+
+    /// Set the code.
+    pub fn with_code(mut self, code: &'static str) -> Self {
+        self.code = Some(code);
+        self
+    }
+}
+
+impl From<RunError> for ApiError {
+    fn from(e: RunError) -> Self {
+        match e {
+            RunError::InvalidParams(m) => {
+                ApiError::invalid(Some("messages"), m).with_code("invalid_value")
+            }
+            RunError::RateLimited {
+                message,
+                retry_after_secs,
+            } => {
+                let mut e = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "requests", message)
+                    .with_code("rate_limit_exceeded");
+                e.retry_after = retry_after_secs;
+                e
+            }
+            RunError::NotAllowed(m) => ApiError::new(StatusCode::FORBIDDEN, "permission_error", m)
+                .with_code("plan_required"),
+            RunError::Busy(m) => {
+                let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", m)
+                    .with_code("server_busy");
+                e.retry_after = Some(1);
+                e
+            }
+            RunError::Failed(m) => {
+                tracing::warn!(error = %m, "catholic_qa failed");
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "server_error", m)
+            }
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = json!({"error": {
+            "message": self.message,
+            "type": self.kind,
+            "param": self.param,
+            "code": self.code,
+        }});
+        let mut resp = (self.status, axum::Json(body)).into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            resp.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"ecclesia\""),
+            );
+        }
+        if let Some(s) = self.retry_after {
+            resp.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(s.max(1)));
+        }
+        resp
+    }
+}

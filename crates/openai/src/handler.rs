@@ -1,0 +1,154 @@
+//! The HTTP handlers: `POST …/chat/completions` and `GET …/models`.
+
+use crate::citations;
+use crate::completion::{self, Meta};
+use crate::error::ApiError;
+use crate::request::ChatRequest;
+use axum::extract::{ConnectInfo, FromRequestParts, Path, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use ecclesia_a2a::Part;
+use ecclesia_mcp::{CallerAuth, Runner};
+use ecclesia_server::{AppState, Caller};
+use serde_json::{json, Map, Value};
+use std::convert::Infallible;
+use std::net::SocketAddr;
+
+/// What the handlers share.
+#[derive(Clone)]
+pub(crate) struct Ctx {
+    pub state: AppState,
+    pub runner: Runner,
+}
+
+/// The key, checked as A2A checks it; OpenAI's 401 otherwise.
+async fn authenticate(parts: &mut Parts, state: &AppState) -> Result<Caller, ApiError> {
+    match Caller::from_request_parts(parts, state).await {
+        Ok(c) => Ok(c),
+        Err(rejection) => {
+            let resp = rejection.into_response();
+            let status = resp.status();
+            let bytes = axum::body::to_bytes(resp.into_body(), 64 * 1024)
+                .await
+                .unwrap_or_default();
+            let message = serde_json::from_slice::<Value>(&bytes)
+                .ok()
+                .and_then(|v| {
+                    v.pointer("/error/message")
+                        .and_then(Value::as_str)
+                        .map(String::from)
+                })
+                .unwrap_or_else(|| "authentication failed".into());
+            Err(if status == StatusCode::UNAUTHORIZED {
+                ApiError::unauthorized(message)
+            } else {
+                ApiError::internal(message)
+            })
+        }
+    }
+}
+
+fn auth_of(parts: &Parts) -> CallerAuth {
+    CallerAuth {
+        authorization: parts.headers.get(header::AUTHORIZATION).cloned(),
+        peer: parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0),
+    }
+}
+
+/// `POST /api/v1/chat/completions` (and `/v1/chat/completions`).
+pub(crate) async fn chat(State(ctx): State<Ctx>, req: Request) -> Response {
+    match chat_inner(ctx, req).await {
+        Ok(r) => r,
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn chat_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
+    let (mut parts, body) = req.into_parts();
+    let caller = authenticate(&mut parts, &ctx.state).await?;
+    let limit = ctx.state.config.body_limit;
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > limit) {
+        return Err(ApiError::too_large(limit));
+    }
+    let bytes = axum::body::to_bytes(body, limit).await.map_err(|e| {
+        if e.to_string().to_ascii_lowercase().contains("length limit") {
+            ApiError::too_large(limit)
+        } else {
+            ApiError::invalid(None, format!("the request body could not be read: {e}"))
+        }
+    })?;
+    let chat = ChatRequest::parse(&bytes)?;
+    let question = chat.question();
+    let mut msg = vec![Part::text(question.clone())];
+    let mut options = Map::new();
+    if let Some(t) = chat.max_tokens {
+        options.insert("max_tokens".into(), json!(t));
+    }
+    if let Some(t) = chat.temperature {
+        options.insert("temperature".into(), json!(t));
+    }
+    if !options.is_empty() {
+        msg.push(Part::data(Value::Object(options)));
+    }
+    let started = std::time::Instant::now();
+    let out = ctx.runner.run("catholic_qa", msg, &auth_of(&parts)).await;
+    tracing::info!(
+        caller = %caller.id,
+        model = %chat.model,
+        stream = chat.stream,
+        turns = chat.messages.len(),
+        ok = out.is_ok(),
+        ms = started.elapsed().as_millis() as u64,
+        "chat completion"
+    );
+    let answer = citations::answer(&out?);
+    let meta = Meta::new(&chat.model);
+    if !chat.stream {
+        return Ok(axum::Json(completion::completion(&meta, &question, &answer)).into_response());
+    }
+    let events = completion::chunks(&meta, &question, &answer, chat.include_usage)
+        .into_iter()
+        .map(|d| Ok::<_, Infallible>(Event::default().data(d)));
+    Ok(Sse::new(futures::stream::iter(events)).into_response())
+}
+
+fn model_json(id: &str) -> Value {
+    json!({"id": id, "object": "model", "created": 1_767_225_600, "owned_by": "ecclesia"})
+}
+
+/// `GET /v1/models`.
+pub(crate) async fn models(State(ctx): State<Ctx>, req: Request) -> Response {
+    let (mut parts, _) = req.into_parts();
+    if let Err(e) = authenticate(&mut parts, &ctx.state).await {
+        return e.into_response();
+    }
+    let data: Vec<Value> = crate::MODELS.iter().map(|m| model_json(m)).collect();
+    axum::Json(json!({"object": "list", "data": data})).into_response()
+}
+
+/// `GET /v1/models/{model}`.
+pub(crate) async fn model(
+    State(ctx): State<Ctx>,
+    Path(id): Path<String>,
+    req: Request,
+) -> Response {
+    let (mut parts, _) = req.into_parts();
+    if let Err(e) = authenticate(&mut parts, &ctx.state).await {
+        return e.into_response();
+    }
+    if crate::MODELS.contains(&id.as_str()) {
+        axum::Json(model_json(&id)).into_response()
+    } else {
+        ApiError::model_not_found(&id).into_response()
+    }
+}

@@ -1,0 +1,59 @@
+//! A fake `catholic_qa` that echoes the question it was asked, with two citations.
+
+use ecclesia_a2a::{Artifact, Part};
+use ecclesia_core::{artifact, skill_card, Skill, SkillContext, SkillError, SkillRequest};
+use ecclesia_server::{AppState, ServerConfig};
+use serde_json::json;
+
+/// The fake.
+pub struct Qa;
+
+impl Skill for Qa {
+    fn card(&self) -> ecclesia_a2a::AgentSkill {
+        skill_card("catholic_qa", "QA", "fake", &["test"], &[])
+    }
+
+    fn extra_pool(&self) -> Option<&'static str> {
+        Some("catholic_qa")
+    }
+
+    fn run(&self, req: &SkillRequest, _ctx: &SkillContext) -> Result<Vec<Artifact>, SkillError> {
+        let q = req.require_text("question")?;
+        if q.contains("unavailable") {
+            return Err(SkillError::Unavailable("the corpus is not ingested".into()));
+        }
+        Ok(vec![artifact(
+            "catholic_qa_response",
+            vec![
+                Part::text(format!(
+                    "You asked: {q}. Grace perfects nature [1], as taught [2]."
+                )),
+                Part::data(json!({"citations": [
+                    {"cited_text": "Grace does not destroy nature but perfects it.",
+                     "cited_text_heading": "Article 8", "document_id": "st-1-1-8",
+                     "document_title": "Summa Theologiae", "document_index": 0,
+                     "document_author": "Thomas Aquinas", "document_year": 1274,
+                     "document_reference": "I q.1 a.8", "source_url": "https://example.org/st"},
+                    {"cited_text": "Christ is the Light of nations.", "cited_text_heading": null,
+                     "document_id": "lg", "document_title": "Lumen Gentium", "document_index": 1,
+                     "document_author": "Paul VI", "document_year": 1964,
+                     "document_reference": "1", "source_url": "https://example.org/lg"}
+                ]})),
+                Part::data(json!({"related_questions": ["What is grace?"]})),
+            ],
+        )])
+    }
+}
+
+/// A server state with the fake, and a `pro` key (2 `catholic_qa` a minute).
+pub fn state(dir: &std::path::Path, public_url: Option<String>) -> (AppState, String) {
+    let mut registry = ecclesia_core::SkillRegistry::default();
+    registry.register(Qa);
+    let mut config = ServerConfig::default();
+    if let Some(u) = public_url {
+        config.public_url = u;
+    }
+    let state = AppState::open(config, registry, dir).expect("state");
+    let (_, token) = state.keys.create_key("test", "pro").expect("key");
+    (state, token)
+}
