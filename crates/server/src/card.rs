@@ -63,9 +63,37 @@ pub fn agent_card(
     }
 }
 
+/// Add `extra`'s members that `base` lacks, recursing into objects and into the objects of
+/// lists at the same positions (as the official Python server builds its card).
+fn merge_missing(base: &mut serde_json::Value, extra: serde_json::Value) {
+    use serde_json::Value;
+    match (base, extra) {
+        (Value::Object(b), Value::Object(e)) => {
+            for (k, v) in e {
+                match b.get_mut(&k) {
+                    None => {
+                        b.insert(k, v);
+                    }
+                    Some(existing) => merge_missing(existing, v),
+                }
+            }
+        }
+        (Value::Array(b), Value::Array(e)) => {
+            for (x, y) in b.iter_mut().zip(e) {
+                if x.is_object() && y.is_object() {
+                    merge_missing(x, y);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The card in the shape the caller's `A2A-Version` asks for: 1.0's (with
-/// `supportedInterfaces`) for `1.0`, 0.3's otherwise (no header, `0.3`, or a version this
-/// server does not speak, so that old clients keep working).
+/// `supportedInterfaces`) for `1.0`; 0.3's for `0.3` (or a version this server does not
+/// speak); without the header, both in one document (1.0's members, then 0.3's where 1.0
+/// has none), as the official SDK servers serve it, so that a client of either line that
+/// sends no header finds its fields.
 pub(crate) async fn card_handler(
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
@@ -74,11 +102,16 @@ pub(crate) async fn card_handler(
         .get(ecclesia_a2a::v1::VERSION_HEADER)
         .and_then(|v| v.to_str().ok());
     let card = state.card.load();
-    let body = match ecclesia_a2a::v1::parse_version_header(asked) {
-        Ok(ecclesia_a2a::v1::ProtocolVersion::V1_0) => {
-            serde_json::to_value(crate::v1::card(&card)).unwrap_or_default()
+    let v03 = || serde_json::to_value(card.as_ref()).unwrap_or_default();
+    let v1 = || serde_json::to_value(crate::v1::card(&card)).unwrap_or_default();
+    let body = match (asked.map(str::trim), ecclesia_a2a::v1::parse_version_header(asked)) {
+        (None | Some(""), _) => {
+            let mut merged = v1();
+            merge_missing(&mut merged, v03());
+            merged
         }
-        _ => serde_json::to_value(card.as_ref()).unwrap_or_default(),
+        (_, Ok(ecclesia_a2a::v1::ProtocolVersion::V1_0)) => v1(),
+        _ => v03(),
     };
     (
         // Short: the skills change when a new store generation is published.

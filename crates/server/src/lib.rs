@@ -113,6 +113,8 @@ pub fn router(state: AppState) -> Router {
         .route("/.well-known/agent-card.json", get(card::card_handler))
         .route("/.well-known/agent.json", get(card::card_handler))
         .route("/api/v1/a2a", post(rpc::rpc_handler))
+        // Clients that join "/" to the interface URL (the 1.0 TCK's httpx base_url) post here.
+        .route("/api/v1/a2a/", post(rpc::rpc_handler))
         .route("/healthz", get(state::healthz))
         .route("/readyz", get(state::readyz))
         .route("/metrics", get(metrics::metrics_handler))

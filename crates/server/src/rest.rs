@@ -56,8 +56,19 @@ fn kind_of(code: i64) -> ErrorKind {
         .unwrap_or(ErrorKind::Internal)
 }
 
-/// An error as problem details carrying the `google.rpc.Status` object.
-fn problem(e: RpcError) -> Response {
+/// An error as problem details carrying the `google.rpc.Status` object: served as
+/// `application/problem+json` to a client that accepts it, `application/json` otherwise
+/// (the A2A specification's §11.6 form, which the conformance suite checks).
+fn problem(e: RpcError, accept: &HeaderMap) -> Response {
+    let problem_json = accept
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("application/problem+json"));
+    let content_type = if problem_json {
+        "application/problem+json"
+    } else {
+        "application/json"
+    };
     let kind = kind_of(e.error.code);
     let status = if e.status == StatusCode::OK {
         StatusCode::from_u16(kind.http_status()).unwrap_or(StatusCode::BAD_REQUEST)
@@ -80,7 +91,7 @@ fn problem(e: RpcError) -> Response {
     });
     let mut r = (
         status,
-        [(header::CONTENT_TYPE, "application/problem+json")],
+        [(header::CONTENT_TYPE, content_type)],
         body.to_string(),
     )
         .into_response();
@@ -156,7 +167,7 @@ async fn answer(
         ),
         Out::Error { skill, error } => {
             let code = error.error.code.to_string();
-            (skill, code, problem(error))
+            (skill, code, problem(error, headers))
         }
     };
     let name = method.name();
@@ -202,7 +213,7 @@ async fn message(
 ) -> Response {
     match body_object(&state, body).await {
         Ok(params) => answer(&state, caller, &headers, method, params).await,
-        Err(e) => problem(e),
+        Err(e) => problem(e, &headers),
     }
 }
 
@@ -276,34 +287,36 @@ async fn task_action(
     headers: HeaderMap,
     Path(id_action): Path<String>,
 ) -> Response {
+    let accept = headers.clone();
     let (id, method) = match id_action.rsplit_once(':') {
         Some((id, "cancel")) => (id, Method::CancelTask),
         Some((id, "subscribe")) => (id, Method::SubscribeToTask),
         _ => {
-            return problem(from_a2a(A2aError::new(ErrorKind::MethodNotFound).with_message(
-                "POST /tasks/{id}:cancel or POST /tasks/{id}:subscribe; read a task with GET /tasks/{id}",
-            )))
+            return problem(
+                from_a2a(A2aError::new(ErrorKind::MethodNotFound).with_message(
+                    "POST /tasks/{id}:cancel or POST /tasks/{id}:subscribe; read a task with GET /tasks/{id}",
+                )),
+                &accept,
+            )
         }
     };
     answer(&state, caller, &headers, method, json!({"id": id})).await
 }
 
-async fn push_configs(caller: Result<Caller, HttpError>) -> Response {
+async fn push_configs(caller: Result<Caller, HttpError>, headers: HeaderMap) -> Response {
     if let Err(e) = caller {
         return e.into_response();
     }
-    problem(from_a2a(A2aError::new(
-        ErrorKind::PushNotificationNotSupported,
-    )))
+    let e = A2aError::new(ErrorKind::PushNotificationNotSupported);
+    problem(from_a2a(e), &headers)
 }
 
-async fn extended_card(caller: Result<Caller, HttpError>) -> Response {
+async fn extended_card(caller: Result<Caller, HttpError>, headers: HeaderMap) -> Response {
     if let Err(e) = caller {
         return e.into_response();
     }
-    problem(from_a2a(
-        A2aError::new(ErrorKind::UnsupportedOperation).with_message(
-            "this agent has no extended agent card (capabilities.extendedAgentCard is false)",
-        ),
-    ))
+    let e = A2aError::new(ErrorKind::UnsupportedOperation).with_message(
+        "this agent has no extended agent card (capabilities.extendedAgentCard is false)",
+    );
+    problem(from_a2a(e), &headers)
 }

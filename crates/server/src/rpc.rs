@@ -165,6 +165,29 @@ pub(crate) fn parse_raw(bytes: &[u8]) -> Result<Envelope, (JsonRpcId, RpcError)>
     Ok(Envelope { id, method, params })
 }
 
+/// A 1.0 request (by its `A2A-Version` header) whose body is declared as something other
+/// than JSON: `ContentTypeNotSupported` (-32005). 0.3 requests keep the lenient reading.
+fn unsupported_content_type(headers: &HeaderMap) -> Option<RpcError> {
+    let version = headers
+        .get(v1::VERSION_HEADER)
+        .and_then(|v| v.to_str().ok());
+    if v1::parse_version_header(version).ok()? != v1::ProtocolVersion::V1_0 {
+        return None;
+    }
+    let ct = headers.get(header::CONTENT_TYPE)?.to_str().unwrap_or("");
+    if ct.to_ascii_lowercase().contains("json") {
+        return None;
+    }
+    let e = v1::A2aError::new(v1::ErrorKind::ContentTypeNotSupported).with_message(format!(
+        "the request body is declared as {ct:?}; send it as application/json"
+    ));
+    Some(RpcError {
+        error: e.to_jsonrpc(),
+        status: StatusCode::OK,
+        headers: Vec::new(),
+    })
+}
+
 pub(crate) async fn rpc_handler(
     State(state): State<AppState>,
     caller: Result<Caller, crate::error::HttpError>,
@@ -191,6 +214,12 @@ pub(crate) async fn rpc_handler(
             return r;
         }
     };
+    if let Some(e) = unsupported_content_type(&headers) {
+        state
+            .metrics
+            .record("-", "-", &e.error.code.to_string(), started.elapsed());
+        return error_response(JsonRpcId::Null, e);
+    }
     let env = match parse_raw(&bytes) {
         Ok(x) => x,
         Err((id, err)) => {

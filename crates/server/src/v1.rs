@@ -220,6 +220,26 @@ async fn send(
     )
 }
 
+/// The error for a method whose capability the card does not declare (push notifications,
+/// the extended card), whatever its params.
+pub(crate) fn unsupported(method: Option<ecclesia_a2a::v1::Method>) -> Option<A2aError> {
+    use ecclesia_a2a::v1::Method as M;
+    match method? {
+        M::CreateTaskPushNotificationConfig
+        | M::GetTaskPushNotificationConfig
+        | M::ListTaskPushNotificationConfigs
+        | M::DeleteTaskPushNotificationConfig => {
+            Some(A2aError::new(ErrorKind::PushNotificationNotSupported))
+        }
+        M::GetExtendedAgentCard => {
+            Some(A2aError::new(ErrorKind::UnsupportedOperation).with_message(
+                "this agent has no extended agent card (capabilities.extendedAgentCard is false)",
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// Decode, run and answer one A2A 1.0 JSON-RPC request.
 pub(crate) async fn handle(
     name: &str,
@@ -230,11 +250,14 @@ pub(crate) async fn handle(
     request_id: &str,
 ) -> Handled {
     let method = ecclesia_a2a::v1::Method::from_name(name);
-    let streaming = method.is_some_and(|m| m.is_streaming());
     let method_name = method.map_or("-", |m| m.name());
-    let out = match Request::decode_named(name, params.as_ref()) {
-        Ok(req) => run(req, state, caller, request_id).await,
-        Err(e) => fail(from_a2a(e)),
+    let out = match unsupported(method) {
+        // A capability this agent does not declare is refused before its params are read.
+        Some(e) => fail(from_a2a(e)),
+        None => match Request::decode_named(name, params.as_ref()) {
+            Ok(req) => run(req, state, caller, request_id).await,
+            Err(e) => fail(from_a2a(e)),
+        },
     };
     match out {
         Out::Value {
@@ -257,20 +280,14 @@ pub(crate) async fn handle(
             outcome: "stream".into(),
             response: response(id, Wire::V1),
         },
-        Out::Error { skill, error } => {
-            let outcome = error.error.code.to_string();
-            let response = if streaming && error.status == StatusCode::OK {
-                methods::sse_error(id, error)
-            } else {
-                error_response(id, error)
-            };
-            Handled {
-                method: method_name,
-                skill,
-                outcome,
-                response,
-            }
-        }
+        // An error before a stream starts is a plain JSON-RPC error, for streaming methods too
+        // (the 1.0 SDKs read a non-SSE answer to a streaming call as its error).
+        Out::Error { skill, error } => Handled {
+            method: method_name,
+            skill,
+            outcome: error.error.code.to_string(),
+            response: error_response(id, error),
+        },
     }
 }
 
