@@ -59,7 +59,15 @@ async fn send_get_list_and_cancel() {
     assert!(listed["tasks"][0]["artifacts"].is_array());
     let cancel = post(&h, &format!("/tasks/{id}:cancel"), json!({})).await;
     assert_eq!(cancel.status, StatusCode::BAD_REQUEST);
-    assert_eq!(cancel.headers["content-type"], "application/problem+json");
+    // application/json (A2A §11.6) by default; problem+json when the client accepts it.
+    assert_eq!(cancel.headers["content-type"], "application/json");
+    let req = Request::post(format!("/api/v1/rest/tasks/{id}:cancel"))
+        .header("accept", "application/problem+json")
+        .body(Body::from("{}"))
+        .unwrap();
+    let as_problem = h.request(req).await;
+    assert_eq!(as_problem.headers["content-type"], "application/problem+json");
+    assert_eq!(reason(&as_problem), "TASK_NOT_CANCELABLE");
     assert_eq!(reason(&cancel), "TASK_NOT_CANCELABLE");
     let body = cancel.json();
     assert_eq!(body["status"], 400);
