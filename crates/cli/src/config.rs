@@ -44,6 +44,8 @@ pub struct ServerSection {
     pub public_url: Option<String>,
     /// Serve callers without a key.
     pub anonymous: Option<bool>,
+    /// Serve the web console at `/` (default true).
+    pub console: Option<bool>,
     /// Largest request body.
     pub body_limit_bytes: Option<usize>,
     /// Time to read a request body.

@@ -78,6 +78,9 @@ struct ServeArgs {
     /// Serve callers without an API key (plan `anonymous`).
     #[arg(long, env = "ECCLESIA_ANONYMOUS")]
     anonymous: bool,
+    /// Do not serve the web console at `/`.
+    #[arg(long, env = "ECCLESIA_NO_CONSOLE")]
+    no_console: bool,
     /// A fixed "today" for date phrases (YYYY-MM-DD).
     #[arg(long, env = "ECCLESIA_TODAY")]
     today: Option<chrono::NaiveDate>,
@@ -296,6 +299,7 @@ fn server_config(args: &ServeArgs, r: &Resolved) -> Result<ServerConfig> {
         .or_else(|| s.public_url.clone())
         .unwrap_or_else(|| format!("http://{}", c.listen));
     c.anonymous = args.anonymous || s.anonymous.unwrap_or(false);
+    c.console = !args.no_console && s.console.unwrap_or(true);
     if let Some(v) = s.body_limit_bytes {
         c.body_limit = v;
     }

@@ -86,6 +86,8 @@ pub struct ServerConfig {
     pub listen: SocketAddr,
     /// Public base URL (the card's `url` is `<public_url>/api/v1/a2a`).
     pub public_url: String,
+    /// Serve the web console for people at `/` (`--no-console` turns it off).
+    pub console: bool,
     /// Serve callers without a key (plan `anonymous`).
     pub anonymous: bool,
     /// Largest accepted request body.
@@ -138,6 +140,7 @@ impl Default for ServerConfig {
         ServerConfig {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             public_url: "http://127.0.0.1:8080".into(),
+            console: true,
             anonymous: false,
             body_limit: 1024 * 1024,
             body_timeout: Duration::from_secs(15),

@@ -24,6 +24,7 @@ mod card;
 mod clock;
 mod config;
 mod conn;
+mod console_gate;
 mod error;
 mod feeds;
 mod methods;
@@ -118,12 +119,36 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(state::healthz))
         .route("/readyz", get(state::readyz))
         .route("/metrics", get(metrics::metrics_handler))
+        .with_state(state.clone())
+        .merge(console(&state))
         .layer(
             tower::ServiceBuilder::new()
                 .layer(TraceLayer::new_for_http())
                 .layer(CatchPanicLayer::custom(error::panic_response)),
         )
-        .with_state(state)
+}
+
+/// The web console at `/` (when `ServerConfig::console`): its pages follow the registry
+/// swaps and pass the same keys, plans and limits as the API ([`console_gate`]).
+fn console(state: &AppState) -> Router {
+    if !state.config.console {
+        return Router::new();
+    }
+    let registry = state.registry.clone();
+    let has_feed = registry
+        .load()
+        .feeds()
+        .iter()
+        .any(|f| f.path() == "/calendar.ics");
+    let options = ecclesia_console::ConsoleOptions {
+        public_url: Some(state.config.public_url.clone()),
+        ics_path: has_feed.then(|| "/calendar.ics".to_string()),
+        gate: Some(std::sync::Arc::new(console_gate::ConsoleGate {
+            state: state.clone(),
+        })),
+        ..Default::default()
+    };
+    ecclesia_console::router_with_source(std::sync::Arc::new(move || registry.load()), options)
 }
 
 /// Serve `state` on `listener` until `shutdown` resolves; in-flight requests

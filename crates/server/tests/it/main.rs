@@ -3,6 +3,7 @@
 
 mod auth;
 mod connections;
+mod console;
 mod feeds;
 mod interop;
 mod jsonrpc;

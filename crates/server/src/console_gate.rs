@@ -1,0 +1,96 @@
+//! The web console's pages go through the same keys, plans and rate limits as the API: a page
+//! that runs a skill is one `message/send` (and, for `catholic_qa`, one request of its
+//! stricter pool) for its caller. A page with a bearer key counts for that key; a page
+//! without one (a person in a browser) counts in one shared `console` pool under the
+//! `anonymous` plan's limits, whether or not anonymous API access is on — the console is
+//! public reading, bounded, and `--no-console` turns it off.
+
+use crate::ratelimit::PoolRequest;
+use crate::state::AppState;
+use axum::http::{header, HeaderMap, StatusCode};
+use ecclesia_console::{Gate, Refusal};
+use std::time::Instant;
+
+/// The gate over the server's key store and rate limiter.
+pub(crate) struct ConsoleGate {
+    pub(crate) state: AppState,
+}
+
+fn refuse(status: StatusCode, message: impl Into<String>, retry_after: Option<u64>) -> Refusal {
+    Refusal {
+        status,
+        message: message.into(),
+        retry_after,
+    }
+}
+
+impl Gate for ConsoleGate {
+    fn admit(&self, skill: &str, headers: &HeaderMap) -> Result<(), Refusal> {
+        let token = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|h| h.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, t)| t.trim().to_string())
+            .filter(|t| !t.is_empty());
+        let (caller, plan) = match token {
+            Some(t) => match self.state.keys.verify(&t) {
+                Ok(Some(key)) => (key.id, self.state.config.plan(&key.plan)),
+                Ok(None) => {
+                    return Err(refuse(
+                        StatusCode::UNAUTHORIZED,
+                        "the API key is invalid or revoked",
+                        None,
+                    ))
+                }
+                Err(e) => {
+                    tracing::error!("console key check failed: {e}");
+                    return Err(refuse(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "the key store is not available; try again shortly",
+                        Some(5),
+                    ));
+                }
+            },
+            None => ("console".to_string(), self.state.config.anonymous_plan()),
+        };
+        if !plan.a2a {
+            return Err(refuse(
+                StatusCode::FORBIDDEN,
+                "this key's plan does not include skill calls",
+                None,
+            ));
+        }
+        let mut pools = Vec::new();
+        if let Some(limit) = plan.send_per_minute {
+            pools.push(PoolRequest {
+                pool: "message/send".into(),
+                key: format!("send:{caller}"),
+                limit,
+            });
+        }
+        let registry = self.state.registry.load();
+        let extra = registry.get(skill).and_then(|s| s.extra_pool());
+        if let (Some(pool), Some(limit)) = (extra, plan.qa_per_minute) {
+            pools.push(PoolRequest {
+                pool: pool.into(),
+                key: format!("{pool}:{caller}"),
+                limit,
+            });
+        }
+        match self.state.limiter.acquire(&pools, Instant::now()) {
+            Some(d) if !d.allowed => {
+                self.state.metrics.rate_limited(&d.pool);
+                Err(refuse(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!(
+                        "too many requests: {} a minute for {}; try again in {} s",
+                        d.limit, d.pool, d.reset_secs
+                    ),
+                    Some(d.reset_secs),
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+}
