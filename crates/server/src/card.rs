@@ -104,7 +104,10 @@ pub(crate) async fn card_handler(
     let card = state.card.load();
     let v03 = || serde_json::to_value(card.as_ref()).unwrap_or_default();
     let v1 = || serde_json::to_value(crate::v1::card(&card)).unwrap_or_default();
-    let body = match (asked.map(str::trim), ecclesia_a2a::v1::parse_version_header(asked)) {
+    let body = match (
+        asked.map(str::trim),
+        ecclesia_a2a::v1::parse_version_header(asked),
+    ) {
         (None | Some(""), _) => {
             let mut merged = v1();
             merge_missing(&mut merged, v03());
@@ -113,13 +116,36 @@ pub(crate) async fn card_handler(
         (_, Ok(ecclesia_a2a::v1::ProtocolVersion::V1_0)) => v1(),
         _ => v03(),
     };
-    (
+    let text = body.to_string();
+    // A strong validator: the digest of the exact bytes served in this shape.
+    let etag = {
+        use sha2::Digest;
+        format!(
+            "\"{}\"",
+            &hex::encode(sha2::Sha256::digest(text.as_bytes()))[..32]
+        )
+    };
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    let common = [
         // Short: the skills change when a new store generation is published.
-        [
-            (header::CACHE_CONTROL, "public, max-age=60"),
-            (header::VARY, "A2A-Version"),
-        ],
-        axum::Json(body),
+        (header::CACHE_CONTROL, "public, max-age=60".to_string()),
+        (header::VARY, "A2A-Version".to_string()),
+        (header::ETAG, etag),
+        (
+            header::LAST_MODIFIED,
+            state.card_since.load().as_ref().clone(),
+        ),
+    ];
+    if fresh {
+        return (axum::http::StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    (
+        common,
+        [(header::CONTENT_TYPE, "application/json".to_string())],
+        text,
     )
         .into_response()
 }

@@ -63,6 +63,11 @@ impl<T> Swappable<T> {
     }
 }
 
+/// An HTTP date (RFC 9110 IMF-fixdate): `Tue, 01 Dec 2026 12:00:00 GMT`.
+pub fn http_date(t: chrono::DateTime<chrono::Utc>) -> String {
+    t.format("%a, %d %b %Y %H:%M:%S GMT").to_string()
+}
+
 /// Shared state of every handler.
 #[derive(Clone)]
 pub struct AppState {
@@ -72,6 +77,8 @@ pub struct AppState {
     pub registry: Arc<Swappable<SkillRegistry>>,
     /// The card, built from the registry.
     pub card: Arc<Swappable<AgentCard>>,
+    /// When the card was last built, as an HTTP date (its `Last-Modified`).
+    pub card_since: Arc<Swappable<String>>,
     /// Registries swapped in since start.
     pub swaps: Arc<std::sync::atomic::AtomicU64>,
     /// Task persistence.
@@ -167,6 +174,7 @@ impl AppState {
             config: Arc::new(config),
             registry: Arc::new(Swappable::new(registry)),
             card: Arc::new(Swappable::new(card)),
+            card_since: Arc::new(Swappable::new(http_date(chrono::Utc::now()))),
             swaps: Arc::default(),
             tasks,
             keys,
@@ -190,6 +198,7 @@ impl AppState {
         let ids = registry.ids().to_vec();
         self.registry.store(registry);
         self.card.store(card);
+        self.card_since.store(http_date(chrono::Utc::now()));
         self.swaps
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         tracing::info!(skills = ?ids, "new store generation: skills swapped in");

@@ -260,3 +260,25 @@ async fn the_card_comes_in_the_callers_version() {
     assert!(v1.get("protocolVersion").is_none(), "{v1}");
     assert!(v1["skills"].as_array().is_some_and(|s| !s.is_empty()));
 }
+
+#[tokio::test]
+async fn the_card_has_validators_and_answers_304_when_unchanged() {
+    let h = harness();
+    let first = h.get("/.well-known/agent-card.json").await;
+    let etag = first.headers["etag"].to_str().unwrap().to_string();
+    assert!(first.headers.contains_key("last-modified"));
+    let req = Request::get("/.well-known/agent-card.json")
+        .header("if-none-match", &etag)
+        .body(Body::empty())
+        .unwrap();
+    let again = h.request(req).await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    assert!(again.body.is_empty());
+    // Each shape has its own validator.
+    let req = Request::get("/.well-known/agent-card.json")
+        .header("A2A-Version", "1.0")
+        .header("if-none-match", &etag)
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(h.request(req).await.status, StatusCode::OK);
+}
