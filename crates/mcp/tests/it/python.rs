@@ -1,5 +1,5 @@
 //! The official MCP Python SDK against `/mcp` and stdio: runs
-//! `tests/mcp_client.py` (with the `fake_server` example) when
+//! `tests/mcp_client.py` (with the `mcp_fake_server` example) when
 //! `ECCLESIA_MCP_PYTHON` names a Python with `mcp` installed; skipped with a
 //! message otherwise.
 
@@ -9,12 +9,12 @@ fn official_python_sdk() {
         eprintln!("skipped: set ECCLESIA_MCP_PYTHON to a Python with `mcp` installed to run tests/mcp_client.py");
         return;
     };
-    // target/<profile>/deps/it-… → target/<profile>/examples/fake_server
+    // target/<profile>/deps/it-… → target/<profile>/examples/mcp_fake_server
     let exe = std::env::current_exe().expect("the test's path");
     let server = exe
         .parent()
         .and_then(|d| d.parent())
-        .map(|d| d.join("examples").join("fake_server"))
+        .map(|d| d.join("examples").join("mcp_fake_server"))
         .expect("the examples folder");
     assert!(
         server.exists(),

@@ -1,5 +1,5 @@
 //! The official `openai` Python client against a local server: runs
-//! `tests/openai_client.py` (with the `fake_server` example) when
+//! `tests/openai_client.py` (with the `openai_fake_server` example) when
 //! `ECCLESIA_OPENAI_PYTHON` names a Python with `openai` installed; skipped
 //! with a message otherwise.
 
@@ -13,7 +13,7 @@ fn official_python_client() {
     let server = exe
         .parent()
         .and_then(|d| d.parent())
-        .map(|d| d.join("examples").join("fake_server"))
+        .map(|d| d.join("examples").join("openai_fake_server"))
         .expect("the examples folder");
     assert!(
         server.exists(),

@@ -1,12 +1,12 @@
 //! The MCP server over the test registry (no store needed), for
-//! `tests/mcp_client.py`: `fake_server stdio`, or `fake_server http` (prints
+//! `tests/mcp_client.py`: `mcp_fake_server stdio`, or `mcp_fake_server http` (prints
 //! `listening <port>` and the API key on stdout, then serves `/mcp` and A2A).
 
 #[path = "../tests/it/fake.rs"]
 #[allow(dead_code)]
 mod fake;
 
-use ecclesia_server::{AppState, ServerConfig};
+use ecclesia_server::{AppState, Plan, ServerConfig};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -18,12 +18,14 @@ async fn main() -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let port = listener.local_addr()?.port();
-    let config = ServerConfig {
+    let mut config = ServerConfig {
         public_url: format!("http://127.0.0.1:{port}"),
         ..ServerConfig::default()
     };
+    // The script makes ~150 calls a minute: more than the `pro` plan allows.
+    config.plans.insert("test".into(), Plan::unlimited());
     let state = AppState::open(config, fake::registry(), dir.path())?;
-    let (_, token) = state.keys.create_key("python", "pro")?;
+    let (_, token) = state.keys.create_key("python", "test")?;
     let app = ecclesia_server::router(state.clone()).merge(ecclesia_mcp::router(state));
     println!("listening {port} {token}");
     axum::serve(
