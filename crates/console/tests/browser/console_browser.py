@@ -15,12 +15,15 @@ Checks, against a running console (with an A2A endpoint and agent card beside it
   - search: a result opens its document;
   - the explorer loads the agent card and sends a request, showing the raw JSON-RPC reply;
   - on every page: the CSP header, `lang` on <html>, one <h1>, a label for every field,
-    unique ids, balanced tags, no console errors;
+    unique ids, balanced tags, strict HTML5 parsing (html5lib), WCAG text contrast,
+    no console errors;
   - screenshots of each page at phone and desktop widths (written to --screenshots).
 Prints "ALL OK" and exits 0 when every check passes.
 """
 import argparse
 import html.parser
+
+import html5lib  # Debian python3-html5lib: the WHATWG parser, strict = fail on any parse error
 import os
 import shutil
 import sys
@@ -90,6 +93,20 @@ var seen = {};
 document.querySelectorAll('[id]').forEach(function (e) { if (seen[e.id]) problems.push('duplicate id ' + e.id); seen[e.id] = 1; });
 document.querySelectorAll('img').forEach(function (e) { if (!e.hasAttribute('alt')) problems.push('img without alt'); });
 document.querySelectorAll('a').forEach(function (e) { if (!e.textContent.trim() && !e.getAttribute('aria-label') && !e.querySelector('svg,img')) problems.push('empty link ' + e.href); });
+// WCAG 2.x contrast of text against its (first opaque) background: 4.5:1, 3:1 for large text.
+function rgb(c) { var m = c.match(/[\d.]+/g); return m ? m.map(Number) : [0, 0, 0, 0]; }
+function lum(c) { var a = c.slice(0, 3).map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * a[0] + 0.7152 * a[1] + 0.0722 * a[2]; }
+function bg(e) { for (; e; e = e.parentElement) { var c = rgb(getComputedStyle(e).backgroundColor); if (c.length < 4 || c[3] > 0.5) return c; } return [255, 255, 255]; }
+var low = 0;
+document.querySelectorAll('body *').forEach(function (e) {
+  var own = Array.prototype.some.call(e.childNodes, function (n) { return n.nodeType === 3 && n.textContent.trim(); });
+  if (!own || !e.offsetParent) return;
+  var st = getComputedStyle(e), fg = rgb(st.color), l1 = lum(fg), l2 = lum(bg(e));
+  var ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+  var size = parseFloat(st.fontSize), bold = parseInt(st.fontWeight, 10) >= 700;
+  var need = (size >= 24 || (bold && size >= 18.66)) ? 3 : 4.5;
+  if (ratio < need && low++ < 3) problems.push('contrast ' + ratio.toFixed(2) + ' < ' + need + ' on ' + e.tagName.toLowerCase() + ': ' + e.textContent.trim().slice(0, 30));
+});
 return problems;
 """
 
@@ -102,6 +119,12 @@ def page_checks(driver, base, path, name, shots):
     b = Balance()
     b.feed(body)
     check(not b.errors and b.stack == [], f"{name}: balanced tags {b.errors[:3]} {b.stack[:3]}")
+    try:
+        html5lib.HTMLParser(strict=True).parse(body)
+        parse_error = ""
+    except Exception as e:  # html5lib raises ParseError at the first error
+        parse_error = f"{type(e).__name__}: {e}"
+    check(not parse_error, f"{name}: HTML5 parses without errors {parse_error[:160]}")
     driver.get(base + path)
     problems = driver.execute_script(A11Y_JS)
     check(not problems, f"{name}: accessibility basics {problems[:5]}")
