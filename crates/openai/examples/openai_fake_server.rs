@@ -10,7 +10,9 @@ async fn main() -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let port = listener.local_addr()?.port();
-    let (state, token) = fake::state(dir.path(), Some(format!("http://127.0.0.1:{port}")));
+    let (state, _) = fake::state(dir.path(), Some(format!("http://127.0.0.1:{port}")));
+    // A key on a plan of 5 catholic_qa a minute: the script's calls, then a 429.
+    let (_, token) = state.keys.create_key("python", "qa5")?;
     let app = ecclesia_server::router(state.clone()).merge(ecclesia_openai::router(state));
     println!("listening {port} {token}");
     axum::serve(

@@ -2,7 +2,7 @@
 
 use ecclesia_a2a::{Artifact, Part};
 use ecclesia_core::{artifact, skill_card, Skill, SkillContext, SkillError, SkillRequest};
-use ecclesia_server::{AppState, ServerConfig};
+use ecclesia_server::{AppState, Plan, ServerConfig};
 use serde_json::json;
 
 /// The fake.
@@ -53,6 +53,14 @@ pub fn state(dir: &std::path::Path, public_url: Option<String>) -> (AppState, St
     if let Some(u) = public_url {
         config.public_url = u;
     }
+    config.plans.insert(
+        "qa5".into(),
+        Plan {
+            a2a: true,
+            send_per_minute: Some(100),
+            qa_per_minute: Some(5),
+        },
+    );
     let state = AppState::open(config, registry, dir).expect("state");
     let (_, token) = state.keys.create_key("test", "pro").expect("key");
     (state, token)
