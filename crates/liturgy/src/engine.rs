@@ -238,15 +238,9 @@ impl ReadingsAnswer {
             p.rank.name(),
             season_line(d)
         );
-        let others: Vec<String> = d
-            .celebrations
-            .iter()
-            .skip(1)
-            .filter(|c| !(c.temporal && c.rank == Rank::Weekday))
-            .map(|c| format!("{} ({})", c.name, c.rank.name().to_lowercase()))
-            .collect();
-        if !others.is_empty() {
-            s.push_str(&format!("Also: {}\n", others.join("; ")));
+        if let Some(also) = d.also_line() {
+            s.push_str(&also);
+            s.push('\n');
         }
         s.push_str(&format!("Translation: {translation_name}\n"));
         for (i, (m, readings)) in self.masses.iter().enumerate() {

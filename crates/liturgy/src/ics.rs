@@ -3,7 +3,7 @@
 //! with rank, colour, season, cycles and psalter week (and, on request, the Mass readings'
 //! citations) in its description.
 
-use crate::types::{Day, Rank};
+use crate::types::Day;
 use chrono::{Duration, NaiveDateTime};
 
 /// What a feed is made of, besides its days.
@@ -62,15 +62,9 @@ fn description(day: &Day, readings: &[String]) -> String {
         day.weekday_cycle_roman(),
         day.psalter_week_roman()
     );
-    let others: Vec<String> = day
-        .celebrations
-        .iter()
-        .skip(1)
-        .filter(|c| !(c.temporal && c.rank == Rank::Weekday))
-        .map(|c| format!("{} ({})", c.name, c.rank.name().to_lowercase()))
-        .collect();
-    if !others.is_empty() {
-        text.push_str(&format!("\nAlso: {}", others.join("; ")));
+    if let Some(also) = day.also_line() {
+        text.push('\n');
+        text.push_str(&also);
     }
     for r in readings {
         text.push('\n');

@@ -238,6 +238,19 @@ impl Day {
         }
     }
 
+    /// "Also: …" naming the day's other celebrations with their ranks (optional memorials,
+    /// commemorations), or `None` when there are none.
+    pub fn also_line(&self) -> Option<String> {
+        let others: Vec<String> = self
+            .celebrations
+            .iter()
+            .skip(1)
+            .filter(|c| !(c.temporal && c.rank == Rank::Weekday))
+            .map(|c| format!("{} ({})", c.name, c.rank.name().to_lowercase()))
+            .collect();
+        (!others.is_empty()).then(|| format!("Also: {}", others.join("; ")))
+    }
+
     /// The psalter week as a Roman numeral ("I" to "IV").
     pub fn psalter_week_roman(&self) -> &'static str {
         ["I", "II", "III", "IV"][usize::from(self.psalter_week() - 1)]
