@@ -21,6 +21,7 @@ mod prompts;
 mod resources;
 mod runner;
 mod stdio;
+mod stream;
 mod tools;
 
 pub use error::RunError;
@@ -29,4 +30,5 @@ pub use http::{allowed_hosts, allowed_origins, router, MCP_PATH};
 pub use resources::{DOCUMENT_TEMPLATE, TODAY_READINGS};
 pub use runner::{a2a_outcome, CallerAuth, Runner};
 pub use stdio::{serve_io, serve_stdio, STDIO_SKILL_TIMEOUT};
+pub use stream::{ItemReceiver, StreamItem};
 pub use tools::{input_schema, ToolSpec, MAX_ARG_CHARS, TOOLS};

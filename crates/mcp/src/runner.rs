@@ -151,7 +151,7 @@ async fn run_a2a(
         "params": {"message": {
             "kind": "message",
             "role": "user",
-            "messageId": uuid_like(),
+            "messageId": message_id(),
             "parts": parts,
             "metadata": {"skillId": skill},
         }},
@@ -234,7 +234,8 @@ pub fn a2a_outcome(status: StatusCode, v: Value) -> Result<Vec<Artifact>, RunErr
         .map_err(|e| RunError::Failed(format!("the artifacts could not be read: {e}")))
 }
 
-fn uuid_like() -> String {
+/// A unique message id for an in-process A2A call.
+pub(crate) fn message_id() -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
     let t = std::time::SystemTime::now()

@@ -15,6 +15,20 @@ pub struct Answer {
     pub related_questions: Vec<Value>,
 }
 
+impl Answer {
+    /// Take the citations and related questions of a data part.
+    pub fn add_data(&mut self, data: &Map<String, Value>) {
+        if let Some(Value::Array(cs)) = data.get("citations") {
+            let base = self.citations.len();
+            self.citations
+                .extend(cs.iter().enumerate().map(|(i, c)| citation(base + i, c)));
+        }
+        if let Some(Value::Array(rq)) = data.get("related_questions") {
+            self.related_questions.extend(rq.iter().cloned());
+        }
+    }
+}
+
 /// The fields of a citation, in Magisterium's order (`document_id` added:
 /// it is what `document_fetch` and MCP `fetch` take).
 const FIELDS: &[&str] = &[
@@ -55,16 +69,7 @@ pub fn answer(artifacts: &[Artifact]) -> Answer {
     for p in &a.parts {
         match p {
             Part::Text { text, .. } => texts.push(text.as_str()),
-            Part::Data { data, .. } => {
-                if let Some(Value::Array(cs)) = data.get("citations") {
-                    let base = out.citations.len();
-                    out.citations
-                        .extend(cs.iter().enumerate().map(|(i, c)| citation(base + i, c)));
-                }
-                if let Some(Value::Array(rq)) = data.get("related_questions") {
-                    out.related_questions.extend(rq.iter().cloned());
-                }
-            }
+            Part::Data { data, .. } => out.add_data(data),
             Part::File { .. } => {}
         }
     }

@@ -91,34 +91,55 @@ pub fn pieces(text: &str, size: usize) -> Vec<String> {
     out
 }
 
-/// The stream's `data:` payloads in order, `[DONE]` last: the role, the
-/// content in pieces, the finish chunk with `citations`, then usage if asked.
-pub fn chunks(meta: &Meta, prompt: &str, answer: &Answer, include_usage: bool) -> Vec<String> {
-    let mut out = vec![chunk(
+/// The first chunk: the assistant's role.
+pub fn role_chunk(meta: &Meta, include_usage: bool) -> Value {
+    chunk(
         meta,
         json!({"role": "assistant", "content": "", "refusal": null}),
         None,
         include_usage,
-    )];
-    for p in pieces(&answer.text, 48) {
-        out.push(chunk(meta, json!({"content": p}), None, include_usage));
-    }
+    )
+}
+
+/// A chunk of content.
+pub fn content_chunk(meta: &Meta, text: &str, include_usage: bool) -> Value {
+    chunk(meta, json!({"content": text}), None, include_usage)
+}
+
+/// The last chunk with a choice: `finish_reason`, and the citations.
+pub fn finish_chunk(meta: &Meta, answer: &Answer, include_usage: bool) -> Value {
     let mut last = chunk(meta, json!({}), Some("stop"), include_usage);
     last["citations"] = json!(answer.citations);
     if !answer.related_questions.is_empty() {
         last["related_questions"] = json!(answer.related_questions);
     }
-    out.push(last);
+    last
+}
+
+/// The usage chunk (`stream_options.include_usage`): no choices.
+pub fn usage_chunk(meta: &Meta, prompt: &str, answer: &Answer) -> Value {
+    json!({
+        "id": meta.id,
+        "object": "chat.completion.chunk",
+        "created": meta.created,
+        "model": meta.model,
+        "system_fingerprint": null,
+        "choices": [],
+        "usage": usage(prompt, &answer.text),
+    })
+}
+
+/// A whole answer's stream `data:` payloads in order, `[DONE]` last: the
+/// role, the content in pieces, the finish chunk with `citations`, then usage
+/// if asked.
+pub fn chunks(meta: &Meta, prompt: &str, answer: &Answer, include_usage: bool) -> Vec<String> {
+    let mut out = vec![role_chunk(meta, include_usage)];
+    for p in pieces(&answer.text, 48) {
+        out.push(content_chunk(meta, &p, include_usage));
+    }
+    out.push(finish_chunk(meta, answer, include_usage));
     if include_usage {
-        out.push(json!({
-            "id": meta.id,
-            "object": "chat.completion.chunk",
-            "created": meta.created,
-            "model": meta.model,
-            "system_fingerprint": null,
-            "choices": [],
-            "usage": usage(prompt, &answer.text),
-        }));
+        out.push(usage_chunk(meta, prompt, answer));
     }
     let mut s: Vec<String> = out.into_iter().map(|v| v.to_string()).collect();
     s.push("[DONE]".into());

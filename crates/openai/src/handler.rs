@@ -7,13 +7,12 @@ use crate::request::ChatRequest;
 use axum::extract::{ConnectInfo, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
-use axum::response::sse::{Event, Sse};
+use axum::response::sse::Sse;
 use axum::response::{IntoResponse, Response};
 use ecclesia_a2a::Part;
 use ecclesia_mcp::{CallerAuth, Runner};
 use ecclesia_server::{AppState, Caller};
 use serde_json::{json, Map, Value};
-use std::convert::Infallible;
 use std::net::SocketAddr;
 
 /// What the handlers share.
@@ -100,26 +99,30 @@ async fn chat_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
     if !options.is_empty() {
         msg.push(Part::data(Value::Object(options)));
     }
-    let started = std::time::Instant::now();
-    let out = ctx.runner.run("catholic_qa", msg, &auth_of(&parts)).await;
+    let auth = auth_of(&parts);
+    let meta = Meta::new(&chat.model);
     tracing::info!(
         caller = %caller.id,
         model = %chat.model,
         stream = chat.stream,
         turns = chat.messages.len(),
-        ok = out.is_ok(),
-        ms = started.elapsed().as_millis() as u64,
         "chat completion"
     );
-    let answer = citations::answer(&out?);
-    let meta = Meta::new(&chat.model);
-    if !chat.stream {
-        return Ok(axum::Json(completion::completion(&meta, &question, &answer)).into_response());
+    if chat.stream {
+        // Refusals (rate limit, plan, busy) come before the first byte: a proper status.
+        let rx = ctx.runner.stream("catholic_qa", msg, &auth).await?;
+        let events = crate::live::events(meta, question, chat.include_usage, rx);
+        return Ok(Sse::new(events).into_response());
     }
-    let events = completion::chunks(&meta, &question, &answer, chat.include_usage)
-        .into_iter()
-        .map(|d| Ok::<_, Infallible>(Event::default().data(d)));
-    Ok(Sse::new(futures::stream::iter(events)).into_response())
+    let started = std::time::Instant::now();
+    let out = ctx.runner.run("catholic_qa", msg, &auth).await;
+    tracing::debug!(
+        ok = out.is_ok(),
+        ms = started.elapsed().as_millis() as u64,
+        "catholic_qa answered"
+    );
+    let answer = citations::answer(&out?);
+    Ok(axum::Json(completion::completion(&meta, &question, &answer)).into_response())
 }
 
 fn model_json(id: &str) -> Value {

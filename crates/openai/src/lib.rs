@@ -22,10 +22,13 @@ mod citations;
 mod completion;
 mod error;
 mod handler;
+mod live;
 mod request;
 
 pub use citations::{answer, Answer};
-pub use completion::{chunks, completion, Meta};
+pub use completion::{
+    chunks, completion, content_chunk, finish_chunk, role_chunk, usage_chunk, Meta,
+};
 pub use error::ApiError;
 pub use request::{ChatRequest, Message, Role, MAX_MESSAGES, MAX_QUESTION_CHARS, MAX_TOTAL_CHARS};
 

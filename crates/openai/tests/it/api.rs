@@ -155,7 +155,18 @@ async fn a_streamed_completion_ends_with_citations_then_done() {
         .iter()
         .filter_map(|c| c["choices"][0]["delta"]["content"].as_str())
         .collect();
-    assert!(content.contains("You asked: What is grace?"));
+    assert_eq!(
+        content,
+        "You asked: What is grace?. Grace perfects nature [1], as taught [2]."
+    );
+    // Streamed word by word, as the skill produced it.
+    assert!(
+        chunks
+            .iter()
+            .filter(|c| c["choices"][0]["delta"]["content"].is_string())
+            .count()
+            > 5
+    );
     let finish: Vec<&Value> = chunks
         .iter()
         .filter(|c| c["choices"][0]["finish_reason"] == "stop")
@@ -207,6 +218,25 @@ fn error_of(body: &str) -> Value {
 
 #[tokio::test]
 async fn errors_are_openai_shaped() {
+    let t0 = setup();
+    let mut body = ask("unavailable please");
+    body["stream"] = json!(true);
+    let (status, _, text) = chat(&t0, body).await;
+    // The skill fails after the stream began: an OpenAI error event ends it.
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let data: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .collect();
+    let last: Value = serde_json::from_str(data.last().unwrap()).unwrap();
+    assert!(
+        last["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not ingested"),
+        "{last}"
+    );
+
     let t = setup();
     let (status, headers, body) = call(
         &t,
@@ -297,6 +327,12 @@ async fn the_qa_pool_is_shared_with_a2a() {
     assert_eq!(status, StatusCode::OK, "{body}");
     let (status, _, body) = chat(&t, ask("grace")).await;
     assert_eq!(status, StatusCode::OK, "{body}");
+    // A streamed request is refused before the stream starts, with the status.
+    let mut streamed = ask("grace");
+    streamed["stream"] = json!(true);
+    let (status, _, body) = chat(&t, streamed).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    assert_eq!(error_of(&body)["code"], "rate_limit_exceeded");
     let (status, headers, body) = chat(&t, ask("grace")).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
     assert!(headers.get(header::RETRY_AFTER).is_some());

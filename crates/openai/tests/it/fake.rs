@@ -1,7 +1,9 @@
 //! A fake `catholic_qa` that echoes the question it was asked, with two citations.
 
 use ecclesia_a2a::{Artifact, Part};
-use ecclesia_core::{artifact, skill_card, Skill, SkillContext, SkillError, SkillRequest};
+use ecclesia_core::{
+    artifact, skill_card, ArtifactChunk, Skill, SkillContext, SkillError, SkillRequest,
+};
 use ecclesia_server::{AppState, Plan, ServerConfig};
 use serde_json::json;
 
@@ -17,31 +19,48 @@ impl Skill for Qa {
         Some("catholic_qa")
     }
 
-    fn run(&self, req: &SkillRequest, _ctx: &SkillContext) -> Result<Vec<Artifact>, SkillError> {
+    fn run(&self, req: &SkillRequest, ctx: &SkillContext) -> Result<Vec<Artifact>, SkillError> {
         let q = req.require_text("question")?;
         if q.contains("unavailable") {
             return Err(SkillError::Unavailable("the corpus is not ingested".into()));
         }
-        Ok(vec![artifact(
-            "catholic_qa_response",
-            vec![
-                Part::text(format!(
-                    "You asked: {q}. Grace perfects nature [1], as taught [2]."
-                )),
-                Part::data(json!({"citations": [
-                    {"cited_text": "Grace does not destroy nature but perfects it.",
-                     "cited_text_heading": "Article 8", "document_id": "st-1-1-8",
-                     "document_title": "Summa Theologiae", "document_index": 0,
-                     "document_author": "Thomas Aquinas", "document_year": 1274,
-                     "document_reference": "I q.1 a.8", "source_url": "https://example.org/st"},
-                    {"cited_text": "Christ is the Light of nations.", "cited_text_heading": null,
-                     "document_id": "lg", "document_title": "Lumen Gentium", "document_index": 1,
-                     "document_author": "Paul VI", "document_year": 1964,
-                     "document_reference": "1", "source_url": "https://example.org/lg"}
-                ]})),
-                Part::data(json!({"related_questions": ["What is grace?"]})),
-            ],
-        )])
+        let text = format!("You asked: {q}. Grace perfects nature [1], as taught [2].");
+        let data = vec![
+            Part::data(json!({"citations": [
+                {"cited_text": "Grace does not destroy nature but perfects it.",
+                 "cited_text_heading": "Article 8", "document_id": "st-1-1-8",
+                 "document_title": "Summa Theologiae", "document_index": 0,
+                 "document_author": "Thomas Aquinas", "document_year": 1274,
+                 "document_reference": "I q.1 a.8", "source_url": "https://example.org/st"},
+                {"cited_text": "Christ is the Light of nations.", "cited_text_heading": null,
+                 "document_id": "lg", "document_title": "Lumen Gentium", "document_index": 1,
+                 "document_author": "Paul VI", "document_year": 1964,
+                 "document_reference": "1", "source_url": "https://example.org/lg"}
+            ]})),
+            Part::data(json!({"related_questions": ["What is grace?"]})),
+        ];
+        let mut whole = artifact("catholic_qa_response", vec![Part::text(text.clone())]);
+        whole.parts.extend(data.clone());
+        if ctx.is_streaming() {
+            // As the real skill does: text deltas, then the data parts closing the artifact.
+            for (i, word) in text.split_inclusive(' ').enumerate() {
+                let mut a = artifact("catholic_qa_response", vec![Part::text(word)]);
+                a.artifact_id = whole.artifact_id.clone();
+                ctx.emit(ArtifactChunk {
+                    artifact: a,
+                    append: i > 0,
+                    last_chunk: false,
+                });
+            }
+            let mut a = artifact("catholic_qa_response", data);
+            a.artifact_id = whole.artifact_id.clone();
+            ctx.emit(ArtifactChunk {
+                artifact: a,
+                append: true,
+                last_chunk: true,
+            });
+        }
+        Ok(vec![whole])
     }
 }
 
