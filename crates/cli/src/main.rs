@@ -65,6 +65,9 @@ enum Command {
     Search(corpus_cmd::SearchArgs),
     /// Print a document (or one section of it) by id.
     Fetch(corpus_cmd::FetchArgs),
+    /// Serve the ten skills over MCP on stdin/stdout (Claude Desktop, Claude Code, Cursor).
+    /// Needs a built store (`ecclesia ingest`); logs go to stderr only.
+    Mcp,
 }
 
 #[derive(clap::Args)]
@@ -213,6 +216,15 @@ fn run(cli: Cli) -> Result<()> {
             corpus_cmd::search(args, &skill_env(&r, None, None)?)
         }
         Command::Fetch(args) => corpus_cmd::fetch(args, &generation_dir(&r, "corpus")?),
+        Command::Mcp => {
+            // Never ingest here: stdout carries the protocol and must stay clean.
+            generation_dir(&r, "corpus")?;
+            let registry = ecclesia_skills::build_registry(&skill_env(&r, None, None)?);
+            tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?
+                .block_on(ecclesia_mcp::serve_stdio(registry))
+        }
         Command::Ask(args) => {
             let registry = ecclesia_skills::build_registry(&skill_env(&r, None, None)?);
             let skill = registry
@@ -412,7 +424,9 @@ fn serve(args: ServeArgs, r: Resolved) -> Result<()> {
             "serving"
         );
         let _reloader = state.spawn_reloader(Duration::from_secs(5), check);
-        ecclesia_server::serve(listener, state, shutdown_signal()).await
+        // MCP at /mcp and the OpenAI-compatible API beside A2A, on one listener and one core.
+        let extra = ecclesia_mcp::router(state.clone()).merge(ecclesia_openai::router(state.clone()));
+        ecclesia_server::serve_with(listener, state, extra, shutdown_signal()).await
     })
 }
 

@@ -165,10 +165,18 @@ fn every_celebration_has_a_full_set_of_readings() {
     let mut missing = Vec::new();
     for cal in ["general-roman", "us"] {
         let spec = l.calendar.spec(cal).unwrap();
-        for day in l.calendar.range(spec, ymd(2025, 1, 1), ymd(2030, 12, 31)).unwrap() {
+        for day in l
+            .calendar
+            .range(spec, ymd(2025, 1, 1), ymd(2030, 12, 31))
+            .unwrap()
+        {
             let masses = l.lectionary.masses(&l.calendar, &day, &spec.id);
             let Some(first) = masses.first() else {
-                missing.push(format!("{cal} {} {}: no Mass", day.date, day.principal().key));
+                missing.push(format!(
+                    "{cal} {} {}: no Mass",
+                    day.date,
+                    day.principal().key
+                ));
                 continue;
             };
             let has = |k: &str| first.readings.iter().any(|r| r.kind.starts_with(k));
@@ -176,7 +184,9 @@ fn every_celebration_has_a_full_set_of_readings() {
             let mut need = vec!["First Reading", "Responsorial Psalm", "Gospel"];
             // The Easter octave weekdays are solemnities with a weekday's two readings.
             let octave_weekday = p.key.ends_with("OctaveEaster");
-            if p.rank == Rank::Sunday || (p.rank == Rank::Solemnity && p.temporal && !octave_weekday) {
+            if p.rank == Rank::Sunday
+                || (p.rank == Rank::Solemnity && p.temporal && !octave_weekday)
+            {
                 need.push("Second Reading");
             }
             // Good Friday's Gospel is the Passion; the Easter Vigil's first reading is "Reading 1".
@@ -185,11 +195,19 @@ fn every_celebration_has_a_full_set_of_readings() {
             }
             for k in need {
                 if !has(k) {
-                    missing.push(format!("{cal} {} {} ({}): no {k}", day.date, p.key, first.title));
+                    missing.push(format!(
+                        "{cal} {} {} ({}): no {k}",
+                        day.date, p.key, first.title
+                    ));
                 }
             }
         }
     }
     missing.dedup();
-    assert!(missing.is_empty(), "{}:\n{}", missing.len(), missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "{}:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
 }

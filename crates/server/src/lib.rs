@@ -96,6 +96,12 @@ use tokio::net::TcpListener;
 
 /// The application: every route, with its middleware.
 pub fn router(state: AppState) -> Router {
+    router_with(state, Router::new())
+}
+
+/// The application with `extra` routes of other front-ends (MCP at `/mcp`, the OpenAI API)
+/// merged in under the same middleware (trace, panic catching).
+pub fn router_with(state: AppState, extra: Router) -> Router {
     use tower_http::catch_panic::CatchPanicLayer;
     use tower_http::trace::TraceLayer;
     let feed_paths: Vec<&'static str> = state
@@ -121,6 +127,7 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", get(metrics::metrics_handler))
         .with_state(state.clone())
         .merge(console(&state))
+        .merge(extra)
         .layer(
             tower::ServiceBuilder::new()
                 .layer(TraceLayer::new_for_http())
@@ -163,6 +170,16 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    serve_with(listener, state, Router::new(), shutdown).await
+}
+
+/// [`serve`] with `extra` routes merged in (see [`router_with`]).
+pub async fn serve_with(
+    listener: TcpListener,
+    state: AppState,
+    extra: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     let fd = raise_nofile_limit();
     let limits = ConnLimits {
         header_read_timeout: state.config.header_read_timeout,
@@ -182,7 +199,7 @@ pub async fn serve(
     let _ = state.connections.set(conns.clone());
     let _ = state.fd_limit.set(fd);
     let purge = state.spawn_purge();
-    let app = router(state.clone());
+    let app = router_with(state.clone(), extra);
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
         shutdown.await;

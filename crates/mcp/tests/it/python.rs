@@ -6,6 +6,10 @@
 #[test]
 fn official_python_sdk() {
     let Ok(python) = std::env::var("ECCLESIA_MCP_PYTHON") else {
+        assert!(
+            std::env::var("ECCLESIA_REQUIRE_INTEROP").is_err(),
+            "ECCLESIA_MCP_PYTHON is required here (scripts/test.sh sets it)"
+        );
         eprintln!("skipped: set ECCLESIA_MCP_PYTHON to a Python with `mcp` installed to run tests/mcp_client.py");
         return;
     };

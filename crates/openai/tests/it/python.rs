@@ -6,6 +6,10 @@
 #[test]
 fn official_python_client() {
     let Ok(python) = std::env::var("ECCLESIA_OPENAI_PYTHON") else {
+        assert!(
+            std::env::var("ECCLESIA_REQUIRE_INTEROP").is_err(),
+            "ECCLESIA_OPENAI_PYTHON is required here (scripts/test.sh sets it)"
+        );
         eprintln!("skipped: set ECCLESIA_OPENAI_PYTHON to a Python with `openai` installed to run tests/openai_client.py");
         return;
     };

@@ -66,7 +66,10 @@ async fn send_get_list_and_cancel() {
         .body(Body::from("{}"))
         .unwrap();
     let as_problem = h.request(req).await;
-    assert_eq!(as_problem.headers["content-type"], "application/problem+json");
+    assert_eq!(
+        as_problem.headers["content-type"],
+        "application/problem+json"
+    );
     assert_eq!(reason(&as_problem), "TASK_NOT_CANCELABLE");
     assert_eq!(reason(&cancel), "TASK_NOT_CANCELABLE");
     let body = cancel.json();
