@@ -1,6 +1,6 @@
 //! The ten tools: names (as Magisterium's MCP server names them), the skill
 //! each calls, descriptions a model can act on, input schemas derived from the
-//! skill contract (`/work/shared/spec/skills.md`), and arguments → message parts.
+//! skill contract (`../shared/spec/skills.md` beside the checkout), and arguments → message parts.
 
 use ecclesia_a2a::Part;
 use rmcp::model::{Tool, ToolAnnotations};
