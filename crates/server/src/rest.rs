@@ -183,16 +183,25 @@ async fn answer(
 
 /// The JSON object of a request body (bounded like the JSON-RPC endpoint's).
 async fn body_object(state: &AppState, body: Body) -> Result<Value, RpcError> {
-    let bytes = axum::body::to_bytes(body, state.config.body_limit)
-        .await
-        .map_err(|_| {
-            from_a2a(
+    // Bounded in size and in time, as on the JSON-RPC endpoint.
+    let limit = state.config.body_limit;
+    let read = axum::body::to_bytes(body, limit);
+    let bytes = match tokio::time::timeout(state.config.body_timeout, read).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => {
+            return Err(from_a2a(
                 A2aError::new(ErrorKind::InvalidRequest).with_message(format!(
-                    "the request body is unreadable or larger than {} bytes",
-                    state.config.body_limit
+                    "the request body is unreadable or larger than {limit} bytes"
                 )),
-            )
-        })?;
+            ))
+        }
+        Err(_) => {
+            return Err(from_a2a(
+                A2aError::new(ErrorKind::InvalidRequest)
+                    .with_message("the request body was not received in time"),
+            ))
+        }
+    };
     match serde_json::from_slice::<Value>(&bytes) {
         Ok(v @ Value::Object(_)) => Ok(v),
         Ok(_) => Err(from_a2a(
