@@ -153,6 +153,9 @@ pub struct Filters {
     /// Only magisterial documents.
     #[serde(default)]
     pub magisterial_only: bool,
+    /// Leave out magisterial documents (scholarly sources only).
+    #[serde(default)]
+    pub exclude_magisterial: bool,
     /// Leave out catalogue entries without text.
     #[serde(default)]
     pub exclude_metadata_only: bool,
@@ -235,6 +238,15 @@ pub fn build_query(
     if filters.magisterial_only {
         clauses.push((
             Occur::Must,
+            Box::new(TermQuery::new(
+                Term::from_field_u64(fields.magisterial, 1),
+                IndexRecordOption::Basic,
+            )),
+        ));
+    }
+    if filters.exclude_magisterial {
+        clauses.push((
+            Occur::MustNot,
             Box::new(TermQuery::new(
                 Term::from_field_u64(fields.magisterial, 1),
                 IndexRecordOption::Basic,

@@ -234,6 +234,9 @@ impl DocEntry {
         if f.magisterial_only && !self.magisterial {
             return false;
         }
+        if f.exclude_magisterial && self.magisterial {
+            return false;
+        }
         if f.exclude_metadata_only && self.metadata_only {
             return false;
         }

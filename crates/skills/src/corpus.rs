@@ -333,14 +333,27 @@ pub fn search_request(req: &SkillRequest) -> Result<SearchRequest, SkillError> {
     let year = |k: &str| -> Result<Option<i32>, SkillError> {
         Ok(req.int_field(k)?.map(|y| y.clamp(-10_000, 10_000) as i32))
     };
+    // `category` as the Search API names it: auto (everything), magisterial, scholarly (not magisterial).
+    let (category_magisterial, category_scholarly) = match req.str_field("category")?.as_deref() {
+        None | Some("auto") => (false, false),
+        Some("magisterial") => (true, false),
+        Some("scholarly") => (false, true),
+        Some(c) => {
+            return Err(SkillError::InvalidParams(format!(
+                "data.category must be auto, magisterial or scholarly, not {c:?}"
+            )))
+        }
+    };
     let filters = Filters {
         doc_type: req.str_field("type")?.map(|t| t.to_lowercase()),
         author: req.str_field("author")?,
         language: req.str_field("language")?.map(|l| l.to_lowercase()),
         year_from: year("year_from")?,
         year_to: year("year_to")?,
-        magisterial_only: req.bool_field("magisterial")?.unwrap_or(false)
+        magisterial_only: category_magisterial
+            || req.bool_field("magisterial")?.unwrap_or(false)
             || req.bool_field("magisterial_only")?.unwrap_or(false),
+        exclude_magisterial: category_scholarly,
         exclude_metadata_only: !req.bool_field("include_catalog")?.unwrap_or(true),
     };
     let mode = match req.str_field("mode")?.as_deref() {
@@ -414,7 +427,7 @@ impl Skill for DocumentSearch {
             "Document search",
             "Semantic and keyword search over papal documents, Scripture, the Baltimore Catechism, \
              the Church Fathers and commentaries. Text query; optional data: limit (1-100), offset, \
-             type, author, language, year_from, year_to, magisterial.",
+             type, author, language, year_from, year_to, magisterial, category (auto, magisterial, scholarly).",
             &["search", "documents", "magisterium", "scripture", "fathers"],
             &[
                 "encyclicals on the rosary",
@@ -640,6 +653,32 @@ mod tests {
                 &reg,
                 "document_search",
                 vec![Part::data(json!({"query": "x", "limit": 500}))]
+            ),
+            Err(SkillError::InvalidParams(_))
+        ));
+        // category: magisterial keeps only magisterial documents, scholarly only the rest.
+        for (category, magisterial) in [("magisterial", true), ("scholarly", false)] {
+            let out = run(
+                &reg,
+                "document_search",
+                vec![Part::data(
+                    json!({"query": "Who made the world? God", "category": category, "limit": 20}),
+                )],
+            )
+            .unwrap();
+            let d = data_of(&out[0]);
+            let results = d["results"].as_array().unwrap();
+            assert!(!results.is_empty(), "{category}: {d}");
+            assert!(
+                results.iter().all(|r| r["magisterial"] == magisterial),
+                "{category}: {d}"
+            );
+        }
+        assert!(matches!(
+            run(
+                &reg,
+                "document_search",
+                vec![Part::data(json!({"query": "x", "category": "gossip"}))]
             ),
             Err(SkillError::InvalidParams(_))
         ));
