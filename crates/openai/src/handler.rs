@@ -1,16 +1,17 @@
-//! The HTTP handlers: `POST …/chat/completions` and `GET …/models`.
+//! The HTTP handlers: `POST …/chat/completions`, `POST …/search` and `GET …/models`.
 
 use crate::citations;
 use crate::completion::{self, Meta};
 use crate::error::ApiError;
 use crate::request::ChatRequest;
+use crate::search::{self, SearchRequest};
 use axum::extract::{ConnectInfo, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::sse::Sse;
 use axum::response::{IntoResponse, Response};
 use ecclesia_a2a::Part;
-use ecclesia_mcp::{CallerAuth, Runner};
+use ecclesia_mcp::{CallerAuth, RunError, Runner};
 use ecclesia_server::{AppState, Caller};
 use serde_json::{json, Map, Value};
 use std::net::SocketAddr;
@@ -67,10 +68,12 @@ pub(crate) async fn chat(State(ctx): State<Ctx>, req: Request) -> Response {
     }
 }
 
-async fn chat_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
-    let (mut parts, body) = req.into_parts();
-    let caller = authenticate(&mut parts, &ctx.state).await?;
-    let limit = ctx.state.config.body_limit;
+/// The body, bounded by the server's `body_limit` (413 past it).
+async fn read_body(
+    parts: &Parts,
+    body: axum::body::Body,
+    limit: usize,
+) -> Result<axum::body::Bytes, ApiError> {
     let declared = parts
         .headers
         .get(header::CONTENT_LENGTH)
@@ -79,13 +82,19 @@ async fn chat_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
     if declared.is_some_and(|n| n > limit) {
         return Err(ApiError::too_large(limit));
     }
-    let bytes = axum::body::to_bytes(body, limit).await.map_err(|e| {
+    axum::body::to_bytes(body, limit).await.map_err(|e| {
         if e.to_string().to_ascii_lowercase().contains("length limit") {
             ApiError::too_large(limit)
         } else {
             ApiError::invalid(None, format!("the request body could not be read: {e}"))
         }
-    })?;
+    })
+}
+
+async fn chat_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
+    let (mut parts, body) = req.into_parts();
+    let caller = authenticate(&mut parts, &ctx.state).await?;
+    let bytes = read_body(&parts, body, ctx.state.config.body_limit).await?;
     let chat = ChatRequest::parse(&bytes)?;
     let question = chat.question();
     let mut msg = vec![Part::text(question.clone())];
@@ -123,6 +132,36 @@ async fn chat_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
     );
     let answer = citations::answer(&out?);
     Ok(axum::Json(completion::completion(&meta, &question, &answer)).into_response())
+}
+
+/// `POST /api/v1/search` (and `/v1/search`): `document_search` in the Search API's shape.
+pub(crate) async fn search(State(ctx): State<Ctx>, req: Request) -> Response {
+    match search_inner(ctx, req).await {
+        Ok(r) => r,
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn search_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
+    let (mut parts, body) = req.into_parts();
+    let caller = authenticate(&mut parts, &ctx.state).await?;
+    let bytes = read_body(&parts, body, ctx.state.config.body_limit).await?;
+    let sreq = SearchRequest::parse(&bytes)?;
+    tracing::info!(
+        caller = %caller.id,
+        results = sreq.num_results,
+        category = sreq.category.as_str(),
+        "search"
+    );
+    let artifacts = ctx
+        .runner
+        .run("document_search", sreq.parts(), &auth_of(&parts))
+        .await
+        .map_err(|e| match e {
+            RunError::InvalidParams(m) => ApiError::invalid(Some("query"), m),
+            other => ApiError::from(other),
+        })?;
+    Ok(axum::Json(search::response(&sreq, &artifacts)).into_response())
 }
 
 fn model_json(id: &str) -> Value {

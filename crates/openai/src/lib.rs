@@ -1,6 +1,9 @@
-//! An OpenAI-compatible Chat Completions API over `catholic_qa`.
+//! The Magisterium-compatible HTTP APIs: OpenAI-compatible Chat Completions
+//! over `catholic_qa`, and the Search API over `document_search`.
 //!
-//! [`router`] serves `POST /api/v1/chat/completions` and `POST
+//! [`router`] serves `POST /api/v1/search` (and `/v1/search`; see [`search`]:
+//! `query` ≤ 1,024 characters, `numResults` 1–100, `category`
+//! auto|magisterial|scholarly), and `POST /api/v1/chat/completions` and `POST
 //! /v1/chat/completions`, `GET /v1/models` (and `/api/v1/models`, and one
 //! model by id). The model is `ecclesia-1`; `magisterium-1` is accepted as an
 //! alias. The last user message is the question; earlier user and assistant
@@ -13,9 +16,9 @@
 //! one with `finish_reason`. Errors are OpenAI's `{"error": {message, type,
 //! param, code}}` with its status codes.
 //!
-//! The call goes through the server's A2A endpoint in-process (as MCP's
+//! Every call goes through the server's A2A endpoint in-process (as MCP's
 //! does): the same keys, plans, lanes, and the common and `catholic_qa`
-//! rate-limit pools.
+//! rate-limit pools (a search counts in the common one).
 #![deny(missing_docs)]
 
 mod citations;
@@ -24,6 +27,7 @@ mod error;
 mod handler;
 mod live;
 mod request;
+pub mod search;
 
 pub use citations::{answer, Answer};
 pub use completion::{
@@ -31,6 +35,7 @@ pub use completion::{
 };
 pub use error::ApiError;
 pub use request::{ChatRequest, Message, Role, MAX_MESSAGES, MAX_QUESTION_CHARS, MAX_TOTAL_CHARS};
+pub use search::{Category, SearchRequest};
 
 use axum::routing::{get, post};
 
@@ -49,6 +54,8 @@ pub fn router(state: ecclesia_server::AppState) -> axum::Router {
     axum::Router::new()
         .route("/api/v1/chat/completions", post(handler::chat))
         .route("/v1/chat/completions", post(handler::chat))
+        .route("/api/v1/search", post(handler::search))
+        .route("/v1/search", post(handler::search))
         .route("/api/v1/models", get(handler::models))
         .route("/v1/models", get(handler::models))
         .route("/api/v1/models/{model}", get(handler::model))

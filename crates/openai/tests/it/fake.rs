@@ -1,4 +1,5 @@
-//! A fake `catholic_qa` that echoes the question it was asked, with two citations.
+//! A fake `catholic_qa` that echoes the question it was asked, with two
+//! citations, and a fake `document_search` that echoes its inputs.
 
 use ecclesia_a2a::{Artifact, Part};
 use ecclesia_core::{
@@ -64,10 +65,45 @@ impl Skill for Qa {
     }
 }
 
-/// A server state with the fake, and a `pro` key (2 `catholic_qa` a minute).
+/// A fake `document_search`: `limit` results named after the query, magisterial
+/// unless the category is `scholarly`; the inputs it saw in `seen`.
+pub struct Search;
+
+impl Skill for Search {
+    fn card(&self) -> ecclesia_a2a::AgentSkill {
+        skill_card("document_search", "Search", "fake", &["test"], &[])
+    }
+
+    fn run(&self, req: &SkillRequest, _ctx: &SkillContext) -> Result<Vec<Artifact>, SkillError> {
+        let q = req.require_text("query")?;
+        if q.contains("explode") {
+            return Err(SkillError::InvalidParams("the query cannot be read".into()));
+        }
+        let limit = req.int_field("limit")?.unwrap_or(10);
+        let category = req.str_field("category")?.unwrap_or_else(|| "auto".into());
+        let results: Vec<_> = (0..limit)
+            .map(|i| {
+                json!({"id": format!("doc-{i}"), "url": format!("https://example.org/{i}"),
+                       "title": format!("{q} {i}"), "author": "Paul VI", "year": 1964,
+                       "type": "encyclical", "reference": format!("{}", i + 1),
+                       "snippet": format!("passage {i} about {q}"),
+                       "score": 1.0 / (i as f64 + 1.0),
+                       "magisterial": category != "scholarly"})
+            })
+            .collect();
+        Ok(vec![artifact(
+            "search_results",
+            vec![Part::data(json!({"results": results, "mode": "hybrid",
+                "seen": {"limit": limit, "category": category}}))],
+        )])
+    }
+}
+
+/// A server state with the fakes, and a `pro` key (15 calls and 2 `catholic_qa` a minute).
 pub fn state(dir: &std::path::Path, public_url: Option<String>) -> (AppState, String) {
     let mut registry = ecclesia_core::SkillRegistry::default();
     registry.register(Qa);
+    registry.register(Search);
     let mut config = ServerConfig::default();
     if let Some(u) = public_url {
         config.public_url = u;
