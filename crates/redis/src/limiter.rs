@@ -1,0 +1,347 @@
+//! [`RedisLimiter`]: the script, the connection, the outage breaker.
+
+use ecclesia_server::{PoolRequest, RateDecision, RateLimiter};
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The pool named in decisions made while Redis is unreachable (fail closed).
+pub const OUTAGE_POOL: &str = "the shared rate limiter (Redis is unreachable)";
+
+/// What a limited call gets while Redis cannot be reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnOutage {
+    /// Refuse it (429, `Retry-After`): no caller exceeds a plan, at the cost of availability.
+    Closed,
+    /// Let it through unlimited, with a logged warning: availability first.
+    Open,
+}
+
+impl std::str::FromStr for OnOutage {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "closed" | "fail-closed" => Ok(OnOutage::Closed),
+            "open" | "fail-open" => Ok(OnOutage::Open),
+            other => Err(format!(
+                "unknown Redis outage policy {other:?}: use \"closed\" or \"open\""
+            )),
+        }
+    }
+}
+
+/// Where and how to count.
+#[derive(Debug, Clone)]
+pub struct RedisOptions {
+    /// The longest a request waits for Redis (connecting included).
+    pub timeout: Duration,
+    /// After a failure, how long Redis is not asked (calls follow [`OnOutage`] at once).
+    pub retry_after: Duration,
+    /// The outage policy.
+    pub on_outage: OnOutage,
+    /// The sliding window.
+    pub window: Duration,
+    /// Prefix of every key (several deployments may share one Redis).
+    pub prefix: String,
+}
+
+impl Default for RedisOptions {
+    fn default() -> Self {
+        RedisOptions {
+            timeout: Duration::from_millis(250),
+            retry_after: Duration::from_secs(2),
+            on_outage: OnOutage::Closed,
+            window: Duration::from_secs(60),
+            prefix: "ecclesia:rl:".into(),
+        }
+    }
+}
+
+/// A failure to set the limiter up.
+#[derive(Debug, thiserror::Error)]
+pub enum RedisError {
+    /// The URL is not a Redis URL.
+    #[error("bad Redis URL: {0}")]
+    Url(redis::RedisError),
+    /// The limiter's runtime could not start.
+    #[error("starting the Redis client's runtime: {0}")]
+    Runtime(std::io::Error),
+}
+
+/// The sliding-window limiter on Redis.
+pub struct RedisLimiter {
+    /// Always `Some` until dropped.
+    runtime: Option<tokio::runtime::Runtime>,
+    client: redis::Client,
+    /// The connection, once made (reconnects itself after a drop).
+    conn: tokio::sync::Mutex<Option<ConnectionManager>>,
+    script: redis::Script,
+    options: RedisOptions,
+    /// Until when Redis is taken as down (no call waits on it meanwhile).
+    down_until: Mutex<Option<Instant>>,
+}
+
+impl std::fmt::Debug for RedisLimiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisLimiter")
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What the script answered for one request.
+struct Counted {
+    allowed: bool,
+    now_ms: i64,
+    /// (used, oldest ms or -1) per pool.
+    pools: Vec<(i64, i64)>,
+}
+
+impl RedisLimiter {
+    /// A limiter on the Redis at `url` (`redis://host:port/db`). Connecting waits for the
+    /// first request, so a replica starts while Redis is down (and follows the policy).
+    pub fn new(url: &str, options: RedisOptions) -> Result<Self, RedisError> {
+        let client = redis::Client::open(url).map_err(RedisError::Url)?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("ecclesia-redis")
+            .enable_all()
+            .build()
+            .map_err(RedisError::Runtime)?;
+        Ok(RedisLimiter {
+            runtime: Some(runtime),
+            client,
+            conn: tokio::sync::Mutex::new(None),
+            script: redis::Script::new(include_str!("window.lua")),
+            options,
+            down_until: Mutex::new(None),
+        })
+    }
+
+    /// The policy in force while Redis is unreachable.
+    pub fn on_outage(&self) -> OnOutage {
+        self.options.on_outage
+    }
+
+    /// Whether Redis answers now (a `PING` within the timeout), for readiness checks.
+    pub fn ping(&self) -> bool {
+        let Some(conn) = self.connection() else {
+            return false;
+        };
+        self.block(async move {
+            let mut conn = conn;
+            redis::cmd("PING")
+                .query_async::<String>(&mut conn)
+                .await
+                .is_ok()
+        })
+        .unwrap_or(false)
+    }
+
+    fn handle(&self) -> Option<tokio::runtime::Handle> {
+        self.runtime.as_ref().map(|rt| rt.handle().clone())
+    }
+
+    /// Run `fut` on the limiter's runtime, waiting at most the timeout.
+    fn block<T: Send + 'static>(
+        &self,
+        fut: impl std::future::Future<Output = T> + Send + 'static,
+    ) -> Option<T> {
+        let timeout = self.options.timeout;
+        let task = self
+            .handle()?
+            .spawn(async move { tokio::time::timeout(timeout, fut).await });
+        futures::executor::block_on(task).ok()?.ok()
+    }
+
+    /// The connection, made on first use (bounded by the timeout).
+    fn connection(&self) -> Option<ConnectionManager> {
+        if let Ok(guard) = self.conn.try_lock() {
+            if let Some(c) = guard.as_ref() {
+                return Some(c.clone());
+            }
+        }
+        let client = self.client.clone();
+        let timeout = self.options.timeout;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(timeout))
+            .set_response_timeout(Some(timeout))
+            .set_number_of_retries(1)
+            .set_max_delay(timeout);
+        let made =
+            self.block(async move { ConnectionManager::new_with_config(client, config).await });
+        match made {
+            Some(Ok(c)) => {
+                if let Ok(mut guard) = self.conn.try_lock() {
+                    *guard = Some(c.clone());
+                }
+                Some(c)
+            }
+            Some(Err(e)) => {
+                tracing::warn!(error = %e, "connecting to Redis failed");
+                None
+            }
+            None => None,
+        }
+    }
+
+    fn is_down(&self, now: Instant) -> bool {
+        let down = self.down_until.lock().unwrap_or_else(|e| e.into_inner());
+        down.is_some_and(|until| now < until)
+    }
+
+    fn mark(&self, up: bool, now: Instant) {
+        let mut down = self.down_until.lock().unwrap_or_else(|e| e.into_inner());
+        let was_down = down.is_some();
+        *down = (!up).then(|| now + self.options.retry_after);
+        if up && was_down {
+            tracing::info!("Redis answers again: shared rate limits are back");
+        } else if !up {
+            match self.options.on_outage {
+                OnOutage::Closed => tracing::warn!(
+                    retry_in_secs = self.options.retry_after.as_secs_f64(),
+                    "Redis is unreachable: limited calls are refused (fail closed)"
+                ),
+                OnOutage::Open => tracing::warn!(
+                    retry_in_secs = self.options.retry_after.as_secs_f64(),
+                    "Redis is unreachable: limited calls go through unlimited (fail open)"
+                ),
+            }
+        }
+    }
+
+    /// Run the script for `pools`; `None` when Redis did not answer in time.
+    fn count(&self, pools: &[PoolRequest]) -> Option<Counted> {
+        let conn = self.connection()?;
+        let keys: Vec<String> = pools
+            .iter()
+            .map(|p| format!("{}{}", self.options.prefix, p.key))
+            .collect();
+        let limits: Vec<u32> = pools.iter().map(|p| p.limit).collect();
+        let window_ms = i64::try_from(self.options.window.as_millis()).unwrap_or(i64::MAX);
+        let member = format!("{:016x}", rand::random::<u64>());
+        let script = self.script.clone();
+        let reply = self.block(async move {
+            let mut conn = conn;
+            let mut inv = script.prepare_invoke();
+            for k in &keys {
+                inv.key(k);
+            }
+            inv.arg(window_ms).arg(&member);
+            for l in &limits {
+                inv.arg(*l);
+            }
+            match inv.invoke_async::<Vec<i64>>(&mut conn).await {
+                // A connection found broken on first use after an outage: the manager has
+                // reconnected meanwhile, so one more try (within the same deadline).
+                Err(e) if e.is_io_error() || e.is_connection_dropped() => {
+                    inv.invoke_async::<Vec<i64>>(&mut conn).await
+                }
+                other => other,
+            }
+        })?;
+        let v = match reply {
+            Ok(v) => v,
+            Err(e) => {
+                tracing::warn!(error = %e, "the rate-limit script failed");
+                return None;
+            }
+        };
+        if v.len() != 2 + 2 * pools.len() {
+            tracing::warn!(
+                len = v.len(),
+                "the rate-limit script answered an unexpected shape"
+            );
+            return None;
+        }
+        Some(Counted {
+            allowed: v[0] == 1,
+            now_ms: v[1],
+            pools: v[2..].chunks(2).map(|c| (c[0], c[1])).collect(),
+        })
+    }
+
+    fn decide(&self, pools: &[PoolRequest], c: &Counted) -> RateDecision {
+        let window_ms = i64::try_from(self.options.window.as_millis()).unwrap_or(i64::MAX);
+        let decisions: Vec<RateDecision> = pools
+            .iter()
+            .zip(&c.pools)
+            .map(|(p, &(used, oldest))| {
+                let used = u32::try_from(used.max(0)).unwrap_or(u32::MAX);
+                let reset_secs = if oldest >= 0 {
+                    ((window_ms - (c.now_ms - oldest)).max(0) / 1000).max(1) as u64
+                } else {
+                    self.options.window.as_secs()
+                };
+                RateDecision {
+                    allowed: used < p.limit,
+                    pool: p.pool.clone(),
+                    limit: p.limit,
+                    remaining: p.limit.saturating_sub(used),
+                    reset_secs,
+                }
+            })
+            .collect();
+        if !c.allowed {
+            if let Some(denied) = decisions.iter().find(|d| !d.allowed) {
+                return denied.clone();
+            }
+        }
+        decisions
+            .into_iter()
+            .map(|mut d| {
+                d.remaining = d.remaining.saturating_sub(1);
+                d
+            })
+            .min_by_key(|d| d.remaining)
+            .unwrap_or_else(|| self.outage())
+    }
+
+    /// The refusal while Redis is unreachable (fail closed).
+    fn outage(&self) -> RateDecision {
+        RateDecision {
+            allowed: false,
+            pool: OUTAGE_POOL.into(),
+            limit: 0,
+            remaining: 0,
+            reset_secs: self.options.retry_after.as_secs().max(1),
+        }
+    }
+
+    fn on_failure(&self) -> Option<RateDecision> {
+        match self.options.on_outage {
+            OnOutage::Closed => Some(self.outage()),
+            OnOutage::Open => None,
+        }
+    }
+}
+
+impl RateLimiter for RedisLimiter {
+    fn acquire(&self, pools: &[PoolRequest], now: Instant) -> Option<RateDecision> {
+        if pools.is_empty() {
+            return None;
+        }
+        if self.is_down(now) {
+            return self.on_failure();
+        }
+        match self.count(pools) {
+            Some(c) => {
+                self.mark(true, now);
+                Some(self.decide(pools, &c))
+            }
+            None => {
+                self.mark(false, now);
+                self.on_failure()
+            }
+        }
+    }
+}
+
+impl Drop for RedisLimiter {
+    /// Stop the runtime without waiting (the limiter may be dropped inside an async context).
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
+        }
+    }
+}
