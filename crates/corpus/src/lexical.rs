@@ -3,7 +3,9 @@
 
 use crate::CorpusError;
 use std::ops::Bound;
-use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, RangeQuery, TermQuery};
+use tantivy::query::{
+    BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, QueryParser, RangeQuery, TermQuery,
+};
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, STRING,
 };
@@ -191,6 +193,7 @@ pub fn build_query(
     // Lenient: user input never fails to parse; field syntax is disabled by escaping ':'
     // outside quotes would lose "John 6:51", so only known field names are honoured.
     let (query, _errors) = parser.parse_query_lenient(&sanitize(q));
+    let query = with_expansion(&parser, fields, query, &crate::query::expand(q));
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, query)];
     if let Some(t) = &filters.doc_type {
         clauses.push((
@@ -254,6 +257,99 @@ pub fn build_query(
         ));
     }
     Ok(Box::new(BooleanQuery::new(clauses)))
+}
+
+/// Weight of translated terms beside the query's own words.
+const TRANSLATION_BOOST: f32 = 1.0;
+/// Weight of other wordings (archaic ↔ modern) beside the query's own words.
+const VARIANT_BOOST: f32 = 0.4;
+/// Weight of a named Summa article's reference: it decides the ranking.
+const SUMMA_BOOST: f32 = 8.0;
+
+/// Weight of a title phrase: a query that is a document's title finds it.
+const TITLE_PHRASE_BOOST: f32 = 3.0;
+/// Weight of the author a query names with a possessive ("Augustine's").
+const AUTHOR_BOOST: f32 = 1.5;
+/// Weight of the kind of document a query names ("the encyclical on …").
+const TYPE_BOOST: f32 = 1.0;
+
+/// The query's own words, or any of their translations, other wordings, the
+/// Summa article or the title it names (see [`crate::query`]); passages of
+/// the author or the kind of document it names rank higher.
+fn with_expansion(
+    parser: &QueryParser,
+    fields: &Fields,
+    query: Box<dyn Query>,
+    exp: &crate::query::Expansion,
+) -> Box<dyn Query> {
+    if exp.is_empty() {
+        return query;
+    }
+    let mut any: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Should, query)];
+    let boosted = |q: Box<dyn Query>, boost: f32| -> (Occur, Box<dyn Query>) {
+        (Occur::Should, Box::new(BoostQuery::new(q, boost)))
+    };
+    for (terms, boost) in [
+        (&exp.translations, TRANSLATION_BOOST),
+        (&exp.variants, VARIANT_BOOST),
+    ] {
+        if !terms.is_empty() {
+            let (q, _errors) = parser.parse_query_lenient(&sanitize(&terms.join(" ")));
+            any.push(boosted(q, boost));
+        }
+    }
+    if let Some(s) = &exp.summa {
+        let terms: Vec<Term> = s
+            .tokens()
+            .iter()
+            .map(|t| Term::from_field_text(fields.reference, t))
+            .collect();
+        if terms.len() >= 2 {
+            any.push(boosted(Box::new(PhraseQuery::new(terms)), SUMMA_BOOST));
+        }
+    }
+    let mut extra: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    if let Some(d) = &exp.described {
+        let title = sanitize(&d.title).replace('"', " ");
+        if !title.trim().is_empty() {
+            let (q, _errors) = parser.parse_query_lenient(&format!("title:\"{}\"", title.trim()));
+            any.push(boosted(q, TITLE_PHRASE_BOOST));
+            if !d.types.is_empty() || d.author.is_some() {
+                // the subject on its own, beside the words "encyclical on"
+                let (q, _errors) = parser.parse_query_lenient(&title);
+                any.push(boosted(q, 1.0));
+            }
+        }
+        if let Some(a) = &d.author {
+            let words: Vec<(Occur, Box<dyn Query>)> = a
+                .split(' ')
+                .filter(|w| !w.is_empty())
+                .map(|w| {
+                    let q: Box<dyn Query> = Box::new(TermQuery::new(
+                        Term::from_field_text(fields.author, w),
+                        IndexRecordOption::Basic,
+                    ));
+                    (Occur::Must, q)
+                })
+                .collect();
+            if !words.is_empty() {
+                extra.push(boosted(Box::new(BooleanQuery::new(words)), AUTHOR_BOOST));
+            }
+        }
+        for t in &d.types {
+            let q = TermQuery::new(
+                Term::from_field_text(fields.doc_type, t),
+                IndexRecordOption::Basic,
+            );
+            extra.push(boosted(Box::new(q), TYPE_BOOST));
+        }
+    }
+    let matched: Box<dyn Query> = Box::new(BooleanQuery::new(any));
+    if extra.is_empty() {
+        return matched;
+    }
+    extra.insert(0, (Occur::Must, matched));
+    Box::new(BooleanQuery::new(extra))
 }
 
 /// Keep the query language (quotes for phrases, `+`/`-`) but neutralise field

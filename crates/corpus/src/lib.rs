@@ -33,6 +33,7 @@ pub mod import;
 pub mod ingest;
 pub mod lexical;
 pub mod model;
+pub mod query;
 pub mod remote;
 pub mod search;
 pub mod semantic;

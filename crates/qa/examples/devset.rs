@@ -86,6 +86,8 @@ fn run() -> Result<(), String> {
     let mut totals: Vec<f64> = Vec::new();
     let mut firsts: Vec<f64> = Vec::new();
     let mut bad = 0;
+    let mut refused = 0;
+    let mut english_framing = 0;
     let mut per_cat: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
     let mut records = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -109,6 +111,14 @@ fn run() -> Result<(), String> {
             }
         };
         totals.push(total);
+        if answer.backend == "refusal" {
+            refused += 1;
+        } else if ecclesia_qa::lang::detect(&item.question) != ecclesia_qa::lang::Lang::En
+            && (answer.text.starts_with("On the question")
+                || answer.text.starts_with("I found no passage"))
+        {
+            english_framing += 1;
+        }
         if let Some(f) = first {
             firsts.push(f);
         }
@@ -170,6 +180,7 @@ fn run() -> Result<(), String> {
         println!("   {c:<11} {h}/{k}");
     }
     println!("== citation integrity problems in {bad} answers");
+    println!("== refused: {refused}; non-English questions framed in English: {english_framing}");
     println!(
         "== latency total p50 {:.0} ms, p99 {:.0} ms; first piece p50 {:.0} ms, p99 {:.0} ms",
         pct(&totals, 0.5) * 1000.0,

@@ -9,11 +9,13 @@ use crate::error::QaError;
 use crate::extractive::Extractive;
 use crate::generate::Generator;
 use crate::injection::looks_like_injection;
+use crate::lang::{detect, Lang};
 use crate::passage::{Passage, Retriever};
 use crate::related::related_questions;
-use crate::retrieve::{gather, RetrievalConfig};
+use crate::retrieve::{gather_with, RetrievalConfig};
 use crate::text::Excerpt;
 use crate::topic::{is_on_topic, REFUSAL};
+use crate::translate::search_text;
 use std::sync::Arc;
 
 /// A generator's output after marker rewriting: the rewriter (text, order) and the excerpts.
@@ -140,7 +142,18 @@ impl QaEngine {
         if canceled() {
             return Err(QaError::Canceled);
         }
-        let passages = gather(self.retriever.as_ref(), &question, &self.config.retrieval)?;
+        let translation = if detect(&question) == Lang::En {
+            None
+        } else {
+            self.generator.translate_query(&question)
+        };
+        let search = search_text(&question, translation.as_deref());
+        let passages = gather_with(
+            self.retriever.as_ref(),
+            &question,
+            &search,
+            &self.config.retrieval,
+        )?;
         tracing::debug!(passages = passages.len(), "passages gathered");
         if canceled() {
             return Err(QaError::Canceled);

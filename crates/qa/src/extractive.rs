@@ -6,7 +6,9 @@
 
 use crate::answer::defuse_markers;
 use crate::error::QaError;
+use crate::framing;
 use crate::generate::{Draft, Emit, Generator};
+use crate::lang::{detect, Lang};
 use crate::passage::{Passage, SourceKind};
 use crate::text::{best_excerpt, content_terms, squash, Excerpt};
 
@@ -54,23 +56,9 @@ fn short_name(p: &Passage) -> String {
     }
 }
 
-fn join_list(items: &[String], sep: &str) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        2 => format!("{} and {}", items[0], items[1]),
-        n => format!(
-            "{}{} and {}",
-            items[..n - 1].join(sep),
-            sep.trim_end(),
-            items[n - 1]
-        ),
-    }
-}
-
 impl Extractive {
     /// The lead paragraph: which sources were found, in words.
-    fn lead(&self, question: &str, passages: &[Passage]) -> String {
+    fn lead(&self, lang: Lang, question: &str, passages: &[Passage]) -> String {
         let mut names: Vec<String> = Vec::new();
         for p in passages {
             let n = short_name(p);
@@ -80,21 +68,19 @@ impl Extractive {
         }
         let more = names.len().saturating_sub(4);
         names.truncate(4);
-        let mut list = join_list(&names, "; ");
+        let mut list = framing::join_list(lang, &names, "; ");
         if more > 0 {
-            list.push_str(&format!(" (and {more} more)"));
+            list.push_str(&framing::and_more(lang, more));
         }
         let mut kinds: Vec<SourceKind> = passages.iter().map(|p| p.kind()).collect();
         kinds.sort();
         kinds.dedup();
-        let kind_words: Vec<String> = kinds.iter().map(|k| k.noun().to_string()).collect();
-        let q = squash(question);
-        format!(
-            "On the question \u{201c}{q}\u{201d}, the most relevant passages in the library come from {} \u{2014} {list}. \
-             They are quoted below as they stand in the sources, grouped by kind of source; \
-             each marker leads to the full citation.",
-            join_list(&kind_words, ", ")
-        )
+        let kind_words: Vec<String> = kinds
+            .iter()
+            .map(|k| framing::noun(lang, *k).to_string())
+            .collect();
+        let kinds = framing::join_list(lang, &kind_words, ", ");
+        framing::lead(lang, &squash(question), &kinds, &list)
     }
 }
 
@@ -109,7 +95,8 @@ impl Generator for Extractive {
         passages: &[Passage],
         emit: &mut Emit<'_>,
     ) -> Result<Draft, QaError> {
-        let terms = content_terms(question);
+        let lang = detect(question);
+        let terms = content_terms(&crate::translate::english_terms(question));
         let mut text = String::new();
         let mut excerpts: Vec<Option<Excerpt>> = vec![None; passages.len()];
         let mut push = |s: &str, text: &mut String| -> Result<(), QaError> {
@@ -117,15 +104,10 @@ impl Generator for Extractive {
             emit(s)
         };
         if passages.is_empty() {
-            push(
-                "I found no passage in the library that addresses this question. \
-                 Try rephrasing it with the key terms (a doctrine, a sacrament, a document or a verse), \
-                 or search the documents directly with document_search.",
-                &mut text,
-            )?;
+            push(framing::nothing_found(lang), &mut text)?;
             return Ok(Draft { text, excerpts });
         }
-        push(&self.lead(question, passages), &mut text)?;
+        push(&self.lead(lang, question, passages), &mut text)?;
 
         // Group by kind of source, in the order of SourceKind; within a group keep retrieval order.
         let mut order: Vec<usize> = (0..passages.len()).collect();
@@ -136,7 +118,10 @@ impl Generator for Extractive {
             let kind = p.kind();
             if current != Some(kind) {
                 current = Some(kind);
-                push(&format!("\n\n**{}**\n", kind.heading()), &mut text)?;
+                push(
+                    &format!("\n\n**{}**\n", framing::heading(lang, kind)),
+                    &mut text,
+                )?;
             }
             // The best passages (by retrieval rank) get the longer quotation.
             let limit = if i < 3 {

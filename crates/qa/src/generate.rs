@@ -34,4 +34,10 @@ pub trait Generator: Send + Sync {
         passages: &[Passage],
         emit: &mut Emit<'_>,
     ) -> Result<Draft, QaError>;
+
+    /// The question translated into English for retrieval, when this backend
+    /// can translate (a model); `None` otherwise or when translation failed.
+    fn translate_query(&self, _question: &str) -> Option<String> {
+        None
+    }
 }

@@ -45,14 +45,17 @@
 #![deny(missing_docs)]
 
 mod answer;
+mod condemned;
 #[cfg(feature = "corpus")]
 mod corpus;
 mod engine;
 mod error;
 mod extractive;
+mod framing;
 mod generate;
 mod injection;
 mod integrity;
+pub mod lang;
 #[cfg(feature = "local")]
 mod local;
 mod openai;
@@ -63,6 +66,7 @@ mod retrieve;
 mod settings;
 mod text;
 mod topic;
+mod translate;
 
 pub use answer::{markers_in, Answer, Citation, MarkerRewriter};
 #[cfg(feature = "corpus")]
@@ -79,7 +83,8 @@ pub use openai::{user_prompt, OpenAiBackend, OpenAiConfig, PROMPT_PASSAGE_CHARS,
 pub use passage::{MemoryRetriever, Passage, Retriever, SourceKind};
 pub use refs::{named_passages, paragraph_number, verse_refs, VerseRef};
 pub use related::related_questions;
-pub use retrieve::{gather, topic_phrase, RetrievalConfig};
+pub use retrieve::{gather, gather_with, topic_phrase, RetrievalConfig};
 pub use settings::{Backend, QaSettings, LOCAL_BACKEND_BUILT};
 pub use text::{best_excerpt, content_terms, Excerpt};
 pub use topic::{classify, is_on_topic, TopicScore, REFUSAL};
+pub use translate::{english_terms, search_text};

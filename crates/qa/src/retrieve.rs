@@ -4,6 +4,7 @@
 //! reranking (fused score, term overlap, authority of the source) and a
 //! bounded selection with at most a few passages per document.
 
+use crate::condemned::Condemned;
 use crate::error::QaError;
 use crate::passage::{Passage, Retriever, SourceKind};
 use crate::refs::{named_passages, paragraph_number, verse_refs};
@@ -81,18 +82,121 @@ fn haystack(p: &Passage) -> String {
     )
 }
 
-fn rerank_score(norm: f32, terms: &BTreeSet<String>, p: &Passage) -> f32 {
-    let overlap = term_overlap(terms, &haystack(p));
-    let len = p.text.chars().count();
-    let shortness = if len < 60 {
-        0.25
-    } else if len < 120 {
-        0.08
-    } else {
-        0.0
+/// What the reranker compares passages with: the question's content terms
+/// and the terms of its subject (`grace` in "What does the Church teach
+/// about grace?").
+struct Rerank {
+    terms: BTreeSet<String>,
+    topic: BTreeSet<String>,
+    about_prayer: bool,
+}
+
+impl Rerank {
+    fn new(question: &str, search: &str) -> Self {
+        let topic_en = crate::translate::english_terms(&topic_phrase(question));
+        let topic = content_terms(&topic_en);
+        Rerank {
+            terms: content_terms(search),
+            topic,
+            about_prayer: terms_mention_prayer(search),
+        }
+    }
+
+    fn score(&self, norm: f32, p: &Passage) -> f32 {
+        let overlap = term_overlap(&self.terms, &haystack(p));
+        let len = p.text.chars().count();
+        let shortness = if len < 60 {
+            0.25
+        } else if len < 120 {
+            0.08
+        } else {
+            0.0
+        };
+        let machine = if p.machine_translated { 0.05 } else { 0.0 };
+        0.5 * norm + 0.45 * overlap + authority(p.kind()) - shortness - machine
+            + part_weight(p)
+            + self.asked(p)
+            + condemned_weight(p)
+            - self.prayer_text(p)
+    }
+
+    /// A catechism answer to the question asked: its own question has the
+    /// same subject ("What do you mean by grace?" for "What does the Church
+    /// teach about grace?").
+    fn asked(&self, p: &Passage) -> f32 {
+        if self.topic.is_empty() {
+            return 0.0;
+        }
+        let Some(q) = catechism_question(&p.text) else {
+            return 0.0;
+        };
+        let theirs = content_terms(&topic_phrase(q));
+        if theirs.is_empty() {
+            return 0.0;
+        }
+        let shared = theirs.intersection(&self.topic).count() as f32;
+        let precision = shared / theirs.len() as f32;
+        let recall = shared / self.topic.len() as f32;
+        if precision >= 1.0 && recall >= 1.0 {
+            0.35
+        } else {
+            0.15 * precision * recall
+        }
+    }
+
+    /// The prayers printed before and after a catechism's questions ("Grace
+    /// before meals") answer no doctrinal question.
+    fn prayer_text(&self, p: &Passage) -> f32 {
+        let r = p.reference.as_deref().unwrap_or("");
+        if !self.about_prayer
+            && p.kind() == SourceKind::Catechism
+            && (r.starts_with("intro") || r.starts_with("appendix"))
+        {
+            0.2
+        } else {
+            0.0
+        }
+    }
+}
+
+fn terms_mention_prayer(search: &str) -> bool {
+    let l = search.to_lowercase();
+    [
+        "pray",
+        "prayer",
+        "meal",
+        "before meals",
+        "after meals",
+        "act of",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+}
+
+/// The question a catechism passage answers: `"103 Q. What do you mean by
+/// grace? A. …"` → `"What do you mean by grace?"`.
+fn catechism_question(text: &str) -> Option<&str> {
+    let cut = text.char_indices().nth(300).map_or(text.len(), |(i, _)| i);
+    let head = &text[..cut];
+    let start = head.find("Q.")? + 2;
+    let rest = &head[start..];
+    let end = rest.find('?')? + 1;
+    let q = rest[..end].trim();
+    // Baltimore No. 3 numbers the council's questions in braces: "{146} What is …?"
+    let q = match q.strip_prefix('{') {
+        Some(r) => r.split_once('}').map(|(_, q)| q.trim()).unwrap_or(q),
+        None => q,
     };
-    let machine = if p.machine_translated { 0.05 } else { 0.0 };
-    0.5 * norm + 0.45 * overlap + authority(p.kind()) - shortness - machine + part_weight(p)
+    (!q.is_empty()).then_some(q)
+}
+
+/// Passages that state an error to condemn it are not quoted as teaching
+/// (objections are weighed by [`part_weight`]).
+fn condemned_weight(p: &Passage) -> f32 {
+    match crate::condemned::label(p) {
+        Some(Condemned::Exposition | Condemned::Proposition) => -0.6,
+        Some(Condemned::Objection) | None => 0.0,
+    }
 }
 
 /// Scholastic articles: an objection argues the position the article
@@ -112,13 +216,26 @@ fn part_weight(p: &Passage) -> f32 {
     }
 }
 
-/// The passages to answer `question` from, best first.
+/// The passages to answer `question` from, best first (searched with the
+/// question and the glossary's English renderings of its terms).
 pub fn gather(
     retriever: &dyn Retriever,
     question: &str,
     cfg: &RetrievalConfig,
 ) -> Result<Vec<Passage>, QaError> {
-    let mut terms = content_terms(question);
+    let search = crate::translate::english_terms(question);
+    gather_with(retriever, question, &search, cfg)
+}
+
+/// [`gather`] with the text to search given: the question with English
+/// renderings ([`crate::search_text`]).
+pub fn gather_with(
+    retriever: &dyn Retriever,
+    question: &str,
+    search: &str,
+    cfg: &RetrievalConfig,
+) -> Result<Vec<Passage>, QaError> {
+    let mut rr = Rerank::new(question, search);
     let mut cands: Vec<Candidate> = Vec::new();
 
     // 1. Direct references: verses, named documents and their paragraphs.
@@ -135,7 +252,7 @@ pub fn gather(
                     verse_text.push_str(&p.text);
                 }
                 cands.push(Candidate {
-                    score: 2.0 + rerank_score(1.0, &terms, &p),
+                    score: 2.0 + rr.score(1.0, &p),
                     passage: p,
                     pinned: true,
                 });
@@ -145,14 +262,14 @@ pub fn gather(
     // A question about a verse is searched with the verse's words instead of
     // its numbers ("6:51" matches every footnote 51 in the corpus).
     let query = if verses.is_empty() {
-        question.to_string()
+        search.to_string()
     } else {
-        let words: Vec<String> = crate::text::words(question)
+        let words: Vec<String> = crate::text::words(search)
             .into_iter()
             .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
             .collect();
         let q = format!("{} {}", words.join(" "), verse_text.trim());
-        terms = content_terms(&q);
+        rr = Rerank::new(question, &q);
         q
     };
     let named = retriever.documents_named_in(question)?;
@@ -183,7 +300,7 @@ pub fn gather(
         for p in hits {
             let norm = (p.score / top).clamp(0.0, 1.0);
             cands.push(Candidate {
-                score: 1.0 + rerank_score(norm, &terms, &p),
+                score: 1.0 + rr.score(norm, &p),
                 passage: p,
                 pinned: true,
             });
@@ -204,7 +321,7 @@ pub fn gather(
         if rank < cfg.widen_top && norm >= 0.6 {
             widened.push((p.clone(), norm));
         }
-        let score = rerank_score(norm, &terms, &p);
+        let score = rr.score(norm, &p);
         cands.push(Candidate {
             passage: p,
             score,
@@ -232,14 +349,14 @@ pub fn gather(
             } else {
                 0.34
             };
-            if term_overlap(&terms, &haystack(&p)) < floor {
+            if term_overlap(&rr.terms, &haystack(&p)) < floor {
                 continue;
             }
             let norm = match top {
                 Some(t) => weight * (p.score / t).clamp(0.0, 1.0),
                 None => weight * (1.0 - rank as f32 / k as f32),
             };
-            let score = rerank_score(norm, &terms, &p);
+            let score = rr.score(norm, &p);
             cands.push(Candidate {
                 passage: p,
                 score,
@@ -251,7 +368,7 @@ pub fn gather(
     // 3. Widen strong hits with their neighbours (context often sits next door).
     for (p, norm) in widened {
         for n in retriever.neighbours(&p, 1)? {
-            let score = rerank_score(norm * 0.5, &terms, &n);
+            let score = rr.score(norm * 0.5, &n);
             cands.push(Candidate {
                 passage: n,
                 score,
@@ -365,6 +482,8 @@ pub fn topic_phrase(question: &str) -> String {
         "why do catholics ",
         "how do catholics ",
         "what is meant by ",
+        "what do you mean by ",
+        "what do we mean by ",
         "what is the meaning of ",
         "what are the ",
         "what is the ",

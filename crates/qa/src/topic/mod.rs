@@ -4,6 +4,8 @@
 //! Portuguese, French):
 //!
 //! - [`faith`]: a curated multilingual lexicon of Catholic and theological concepts;
+//! - [`glossary`]: the corpus's multilingual glossary of theological terms
+//!   (the one query translation uses), in the nine languages other than English;
 //! - [`requests`]: a lexicon of the kinds of request not served (recipes, code,
 //!   sport, weather, shopping, travel, devices, fitness, entertainment, trivia);
 //! - [`classify`]: both scores and the decision. A Bible reference is on topic; a
@@ -19,6 +21,7 @@
 //! polite refusal ([`REFUSAL`], configurable).
 
 pub mod faith;
+pub mod glossary;
 pub mod normalize;
 pub mod requests;
 
@@ -88,7 +91,9 @@ fn score(q: &Normalized, lexicon: &[Concept], matched: &mut Vec<&'static str>) -
 pub fn classify(question: &str) -> TopicScore {
     let q = Normalized::new(question);
     let mut matched = Vec::new();
-    let faith = score(&q, FAITH, &mut matched);
+    let (glossary, names) = glossary::score(&q);
+    let faith = score(&q, FAITH, &mut matched) + glossary;
+    matched.extend(names);
     let off_topic = score(&q, REQUESTS, &mut matched);
     TopicScore {
         faith,

@@ -10,6 +10,7 @@ mod fake_server;
 mod guard;
 #[cfg(feature = "local")]
 mod local;
+mod multilingual;
 mod openai;
 mod topic;
 

@@ -1,0 +1,170 @@
+//! Retrieval quality on the real corpus: recall@10 and MRR per kind of query
+//! (paraphrased topics, remembered wordings of famous passages, Latin
+//! incipits, described titles, Summa references, and queries in the nine
+//! other languages served), on a development set and on a held-out test set.
+//!
+//! Ignored by default (it needs a full store). Run with:
+//!
+//! ```text
+//! ECCLESIA_EVAL_STORE=/tmp/fullstore cargo test --release -p ecclesia-corpus \
+//!     --test quality -- --ignored --nocapture
+//! ```
+//!
+//! `ECCLESIA_EVAL_STORE` is a store (with `CURRENT`) or a corpus folder.
+//! `ECCLESIA_EVAL_SETS` (comma-separated file names in `tests/fixtures/`)
+//! picks the sets; by default all three. Each set line:
+//! `kind<TAB>query<TAB>expected ids` (comma-separated; any counts; an id
+//! ending in `*` is a prefix; a split document's parts `id~n` count as `id`).
+//! The test fails when a set's hybrid recall@10 falls under its floor
+//! (`ECCLESIA_EVAL_MIN_RECALL`, default 0.5): a regression guard, not a target.
+
+use ecclesia_corpus::{Corpus, SearchMode, SearchRequest};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+struct Query {
+    kind: String,
+    text: String,
+    want: Vec<String>,
+}
+
+fn load(path: &Path) -> Vec<Query> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let cells: Vec<&str> = l.split('\t').collect();
+            assert_eq!(cells.len(), 3, "{}: bad line {l:?}", path.display());
+            Query {
+                kind: cells[0].trim().to_string(),
+                text: cells[1].trim().to_string(),
+                want: cells[2].split(',').map(|s| s.trim().to_string()).collect(),
+            }
+        })
+        .collect()
+}
+
+fn corpus_dir(p: &Path) -> PathBuf {
+    match std::fs::read_to_string(p.join("CURRENT")) {
+        Ok(gen) => p.join(gen.trim()).join("corpus"),
+        Err(_) => p.to_path_buf(),
+    }
+}
+
+/// `want` is an id, or a pattern with `*` for any run of characters.
+fn matches(id: &str, want: &str) -> bool {
+    if !want.contains('*') {
+        return id == want || id.strip_prefix(want).is_some_and(|r| r.starts_with('~'));
+    }
+    let parts: Vec<&str> = want.split('*').collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    let Some(mut rest) = id.strip_prefix(first) else {
+        return false;
+    };
+    for mid in &parts[1..parts.len() - 1] {
+        match rest.find(mid) {
+            Some(i) => rest = &rest[i + mid.len()..],
+            None => return false,
+        }
+    }
+    // a split document's parts (`id~2`) count as the document
+    let rest = rest.split('~').next().unwrap_or(rest);
+    rest.ends_with(last)
+}
+
+#[derive(Default)]
+struct Tally {
+    n: usize,
+    hit10: usize,
+    rr: f64,
+    misses: Vec<String>,
+}
+
+fn evaluate(c: &Corpus, qs: &[Query], mode: SearchMode) -> BTreeMap<String, Tally> {
+    let mut by_kind: BTreeMap<String, Tally> = BTreeMap::new();
+    for q in qs {
+        let mut r = SearchRequest::new(q.text.clone());
+        r.mode = mode;
+        r.limit = 10;
+        let page = c.search(&r).expect("search");
+        let rank = page
+            .hits
+            .iter()
+            .position(|h| q.want.iter().any(|w| matches(&h.doc.id, w)));
+        for key in [q.kind.clone(), "all".to_string()] {
+            let t = by_kind.entry(key).or_default();
+            t.n += 1;
+            if let Some(k) = rank {
+                t.hit10 += 1;
+                t.rr += 1.0 / (k as f64 + 1.0);
+            } else if t.misses.len() < 40 {
+                let got: Vec<&str> = page
+                    .hits
+                    .iter()
+                    .take(3)
+                    .map(|h| h.doc.id.as_str())
+                    .collect();
+                t.misses.push(format!("{} -> {}", q.text, got.join(", ")));
+            }
+        }
+    }
+    by_kind
+}
+
+#[test]
+#[ignore = "needs a full store: ECCLESIA_EVAL_STORE=<store>"]
+fn search_quality() {
+    let Some(store) = std::env::var_os("ECCLESIA_EVAL_STORE") else {
+        panic!("set ECCLESIA_EVAL_STORE to a full store");
+    };
+    let c = Corpus::open(&corpus_dir(Path::new(&store))).expect("open the store");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let sets = std::env::var("ECCLESIA_EVAL_SETS")
+        .unwrap_or_else(|_| "search_dev.tsv,search_test.tsv,search_multilingual.tsv".into());
+    let floor: f64 = std::env::var("ECCLESIA_EVAL_MIN_RECALL")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.5);
+    let show_misses = std::env::var_os("ECCLESIA_EVAL_MISSES").is_some();
+    let mut failed = Vec::new();
+    for set in sets.split(',') {
+        let qs = load(&fixtures.join(set.trim()));
+        for (name, mode, expand) in [
+            ("hybrid", SearchMode::Hybrid, true),
+            ("lexical", SearchMode::Lexical, true),
+            ("hybrid, no query expansion", SearchMode::Hybrid, false),
+        ] {
+            ecclesia_corpus::query::set_enabled(expand);
+            let tally = evaluate(&c, &qs, mode);
+            println!("\n{set} — {name}");
+            println!("{:<22} {:>4} {:>10} {:>7}", "kind", "n", "recall@10", "MRR");
+            for (kind, t) in &tally {
+                println!(
+                    "{:<22} {:>4} {:>10.3} {:>7.3}",
+                    kind,
+                    t.n,
+                    t.hit10 as f64 / t.n as f64,
+                    t.rr / t.n as f64
+                );
+            }
+            if show_misses && name == "hybrid" {
+                for (kind, t) in &tally {
+                    if kind != "all" {
+                        for m in &t.misses {
+                            println!("  miss [{kind}] {m}");
+                        }
+                    }
+                }
+            }
+            if name == "hybrid" {
+                let all = &tally["all"];
+                let recall = all.hit10 as f64 / all.n as f64;
+                if recall < floor {
+                    failed.push(format!("{set}: recall@10 {recall:.3} < {floor}"));
+                }
+            }
+        }
+        ecclesia_corpus::query::set_enabled(true);
+    }
+    assert!(failed.is_empty(), "{failed:?}");
+}
