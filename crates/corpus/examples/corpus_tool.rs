@@ -24,6 +24,26 @@ fn rss_mb() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// CPU seconds of this thread (wall time is meaningless on 2 shared cores).
+fn thread_cpu() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec we pass.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+/// CPU seconds of the whole process (user + system, every thread).
+fn process_cpu() -> f64 {
+    // SAFETY: getrusage writes the struct we pass.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    tv(u.ru_utime) + tv(u.ru_stime)
+}
+
 fn queries(path: &str) -> Vec<(String, Vec<String>)> {
     std::fs::read_to_string(path)
         .expect("query file")
@@ -83,7 +103,7 @@ fn fill_semantic(c: &Corpus) {
     };
     let dim = ix.dim();
     let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let missing: Vec<u64> = ix.with_rows(|_, scales| {
+    let missing: Vec<u64> = ix.with_rows(|_, scales, _| {
         (0..scales.len() as u64)
             .filter(|&i| scales[i as usize] == 0.0)
             .collect()
@@ -112,6 +132,14 @@ fn fill_semantic(c: &Corpus) {
     );
 }
 
+/// `RESCORE=<factor>` (0: exact scans) for experiments.
+fn rescore_tuning(mut t: ecclesia_corpus::SearchTuning) -> ecclesia_corpus::SearchTuning {
+    if let Some(f) = std::env::var("RESCORE").ok().and_then(|v| v.parse().ok()) {
+        t.rescore_factor = f;
+    }
+    t
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
@@ -136,7 +164,7 @@ fn main() {
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
             attach_semantic(&mut c);
             // TUNE="title,author,lexw,densew,second[,semanticw]" for experiments.
-            let mut base = c.tuning();
+            let mut base = rescore_tuning(c.tuning());
             if let Ok(t) = std::env::var("TUNE") {
                 let v: Vec<f32> = t.split(',').filter_map(|x| x.parse().ok()).collect();
                 if v.len() >= 5 {
@@ -147,6 +175,7 @@ fn main() {
                         dense_weight: v[3],
                         second_passage: v[4],
                         semantic_weight: v.get(5).copied().unwrap_or(base.semantic_weight),
+                        rescore_factor: base.rescore_factor,
                     };
                 }
             }
@@ -205,36 +234,53 @@ fn main() {
             }
         }
         Some("transformerbench") => {
-            // `transformerbench <store> <model dir> <n> [threads]`: embed n English encyclical
-            // passages (heading + text), batch 32, and report the rate.
+            // `transformerbench <store> <model dir> <n> [threads]`: embed n English passages
+            // (heading + text; TYPE=encyclical by default, sampled across the type), batch 32,
+            // and report the rate. A folder with model.onnx runs on ONNX Runtime
+            // (ORT_DYLIB_PATH, MAX_TOKENS); otherwise candle.
             let dir = PathBuf::from(&args[2]);
-            let m = ecclesia_corpus::TransformerEmbedder::load(std::path::Path::new(&args[3]), Default::default()).expect("model");
+            let mdir = std::path::Path::new(&args[3]);
+            let threads_arg: usize = args.get(5).and_then(|t| t.parse().ok()).unwrap_or(2);
+            let m: Box<dyn ecclesia_corpus::semantic::PassageEmbedder> = if mdir.join("model.onnx").is_file() {
+                Box::new(ecclesia_corpus::OnnxEmbedder::load(ecclesia_corpus::OnnxConfig {
+                    model_dir: mdir.to_path_buf(),
+                    library: std::env::var("ORT_DYLIB_PATH").unwrap_or_else(|_| "models/onnxruntime/libonnxruntime.so.1.32.0".into()).into(),
+                    threads: threads_arg,
+                    max_seq: std::env::var("MAX_TOKENS").ok().and_then(|v| v.parse().ok()).unwrap_or(256),
+                }).expect("onnx model"))
+            } else {
+                Box::new(ecclesia_corpus::TransformerEmbedder::load(mdir, Default::default()).expect("model"))
+            };
+            println!("model {}", m.model_id());
             let n: usize = args[4].parse().expect("n");
-            let threads: usize = args.get(5).and_then(|t| t.parse().ok()).unwrap_or(2);
+            let threads = threads_arg;
             let conn = rusqlite::Connection::open(dir.join("corpus.sqlite")).expect("db");
             let mut st = conn
-                .prepare("SELECT p.heading, p.text FROM passages p JOIN documents d ON d.idx = p.doc_idx WHERE d.type = 'encyclical' AND d.language = 'en' ORDER BY p.ord LIMIT ?1")
+                .prepare("SELECT p.heading, p.text FROM passages p JOIN documents d ON d.idx = p.doc_idx WHERE d.type = ?2 AND d.language = 'en' AND d.metadata_only = 0 AND p.ord % 7 = 0 ORDER BY p.ord LIMIT ?1")
                 .expect("sql");
+            let ty = std::env::var("TYPE").unwrap_or_else(|_| "encyclical".into());
             let texts: Vec<String> = st
-                .query_map([n as i64], |r| Ok(ecclesia_corpus::semantic::passage_text(r.get::<_, Option<String>>(0)?.as_deref(), &r.get::<_, String>(1)?)))
+                .query_map(rusqlite::params![n as i64, ty], |r| Ok(ecclesia_corpus::semantic::passage_text(r.get::<_, Option<String>>(0)?.as_deref(), &r.get::<_, String>(1)?)))
                 .expect("query")
                 .map(|r| r.expect("row"))
                 .collect();
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
             let chars: usize = texts.iter().map(String::len).sum();
-            let t = Instant::now();
+            let (t, c0) = (Instant::now(), process_cpu());
             for chunk in texts.chunks(32) {
                 let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
-                pool.install(|| ecclesia_corpus::semantic::PassageEmbedder::embed(&m, &refs)).expect("embed");
+                pool.install(|| m.embed(&refs)).expect("embed");
             }
             let s = t.elapsed().as_secs_f64();
-            println!("{} passages ({} chars) in {s:.1} s on {threads} thread(s): {:.1} passages/s, RSS {:.0} MB", texts.len(), chars, texts.len() as f64 / s, rss_mb());
+            let cpu = process_cpu() - c0;
+            println!("{} {ty} passages ({} chars) in {s:.1} s on {threads} thread(s): {:.1} passages/s wall, {:.1} passages per CPU-second ({cpu:.1} CPU-s), RSS {:.0} MB", texts.len(), chars, texts.len() as f64 / s, texts.len() as f64 / cpu, rss_mb());
         }
         Some("bench") => {
             let t = Instant::now();
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
             attach_semantic(&mut c);
             fill_semantic(&c);
+            c.set_tuning(rescore_tuning(c.tuning()));
             println!("open: {:.2}s, RSS {:.0} MB, {:?}", t.elapsed().as_secs_f64(), rss_mb(), c.stats());
             let qs = queries(&args[3]);
             for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
@@ -278,6 +324,86 @@ fn main() {
                 println!("query embedding (MiniLM, cold): p50 {:.1} ms, p99 {:.1} ms", p(0.5), p(0.99));
             }
             println!("RSS after searches: {:.0} MB", rss_mb());
+        }
+        Some("recall") => {
+            // `recall <store> <queries.tsv>`: how much of the exact top-k of the
+            // static and transformer lists the binary first pass + rescoring keeps.
+            let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            attach_semantic(&mut c);
+            let qs = queries(&args[3]);
+            let approx = rescore_tuning(c.tuning());
+            let exact = ecclesia_corpus::SearchTuning { rescore_factor: 0, ..approx };
+            let filters = Filters {
+                magisterial_only: std::env::var("MAGISTERIAL").is_ok(),
+                ..Default::default()
+            };
+            type List = dyn Fn(&Corpus, &str, usize, &Filters) -> Vec<(u64, f32)>;
+            let lists: Vec<(&str, Box<List>)> = vec![
+                ("static", Box::new(|c: &Corpus, q: &str, n, f: &Filters| c.dense_passages(q, n, f))),
+                ("transformer", Box::new(|c: &Corpus, q: &str, n, f: &Filters| c.semantic_passages(q, n, f))),
+            ];
+            for (name, list) in &lists {
+                for k in [10usize, 100] {
+                    let (mut kept, mut total, mut te, mut ta) = (0usize, 0usize, 0.0, 0.0);
+                    for (q, _) in &qs {
+                        c.set_tuning(exact);
+                        let t = thread_cpu();
+                        let e = list(&c, q, k, &filters);
+                        te += thread_cpu() - t;
+                        c.set_tuning(approx);
+                        let t = thread_cpu();
+                        let a = list(&c, q, k, &filters);
+                        ta += thread_cpu() - t;
+                        let a: std::collections::HashSet<u64> = a.iter().map(|h| h.0).collect();
+                        kept += e.iter().filter(|h| a.contains(&h.0)).count();
+                        total += e.len();
+                    }
+                    let n = qs.len() as f64;
+                    println!(
+                        "{name} top-{k}: recall {:.4} ({kept}/{total}); mean CPU ms exact {:.2}, approximate {:.2} (factor {})",
+                        kept as f64 / total.max(1) as f64, te * 1000.0 / n, ta * 1000.0 / n, approx.rescore_factor
+                    );
+                }
+            }
+        }
+        Some("fakecache") => {
+            // `fakecache <store> <cache file> <model id> <dim>`: a cache with a pseudo-random
+            // vector for every English passage, to measure serving at full coverage
+            // (never point a real install at it: the vectors mean nothing).
+            let dir = PathBuf::from(&args[2]);
+            let dim: usize = args[5].parse().expect("dim");
+            let mut cache = ecclesia_corpus::EmbeddingCache::open(std::path::Path::new(&args[3]), &args[4], dim).expect("cache");
+            let conn = rusqlite::Connection::open(dir.join("corpus.sqlite")).expect("db");
+            let mut st = conn
+                .prepare("SELECT p.heading, p.text FROM passages p JOIN documents d ON d.idx = p.doc_idx WHERE d.language = 'en'")
+                .expect("sql");
+            let mut seed = 0x2545_f491_4f6c_dd1du64;
+            let mut rows: Vec<([u8; 32], Vec<i8>, f32)> = Vec::new();
+            let mut n = 0;
+            let mut q = st.query([]).expect("query");
+            while let Some(r) = q.next().expect("row") {
+                let t = ecclesia_corpus::semantic::passage_text(r.get::<_, Option<String>>(0).expect("h").as_deref(), &r.get::<_, String>(1).expect("t"));
+                let v: Vec<f32> = (0..dim)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        (seed % 2001) as f32 / 1000.0 - 1.0
+                    })
+                    .collect();
+                let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+                let (q8, s) = ecclesia_corpus::embed::quantize(&v.iter().map(|x| x / norm).collect::<Vec<_>>());
+                rows.push((ecclesia_corpus::semantic::content_hash(&t), q8, s));
+                if rows.len() == 8192 {
+                    let items: Vec<([u8; 32], &[i8], f32)> = rows.iter().map(|(h, v, s)| (*h, v.as_slice(), *s)).collect();
+                    cache.put_many(&items).expect("put");
+                    n += rows.len();
+                    rows.clear();
+                }
+            }
+            let items: Vec<([u8; 32], &[i8], f32)> = rows.iter().map(|(h, v, s)| (*h, v.as_slice(), *s)).collect();
+            cache.put_many(&items).expect("put");
+            println!("{} fake vectors written", n + rows.len());
         }
         Some("embedbench") => {
             // Embedding throughput on the store's own passages (CPU seconds from /proc).

@@ -27,12 +27,16 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod binary;
 pub mod embed;
 pub mod html;
 pub mod import;
 pub mod ingest;
 pub mod lexical;
 pub mod model;
+#[cfg(feature = "ort")]
+pub mod onnx;
+pub mod portable;
 pub mod query;
 pub mod remote;
 pub mod search;
@@ -46,6 +50,8 @@ pub use embed::{StaticEmbedder, WordPiece};
 pub use ingest::{CorpusIngester, IngestOptions};
 pub use lexical::Filters;
 pub use model::{Document, DocumentMeta, Passage, PassageKind};
+#[cfg(feature = "ort")]
+pub use onnx::{OnnxConfig, OnnxEmbedder};
 pub use remote::{RemoteConfig, RemoteEmbedder};
 pub use search::{
     Corpus, CorpusStats, Fetched, PassageHit, SearchHit, SearchMode, SearchRequest, SearchResults,
@@ -78,6 +84,9 @@ pub enum CorpusError {
     /// The embedding model could not be loaded.
     #[error("embedding model: {0}")]
     Model(String),
+    /// An embeddings file that cannot be exported or imported.
+    #[error("embeddings file: {0}")]
+    Portable(String),
     /// A `ref` that names no passage of the document.
     #[error("document {id} has no passage {reference:?}{}", .example.as_ref().map(|e| format!(" (references look like {e:?})")).unwrap_or_default())]
     NoSuchReference {

@@ -13,6 +13,7 @@
 //!   priority order (magisterial documents, the catechism, the Summa,
 //!   Scripture, the Fathers, the commentaries), on a bounded thread pool.
 
+use crate::binary::SignCodes;
 use crate::embed::quantize;
 use crate::CorpusError;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
@@ -105,7 +106,13 @@ pub struct SemanticStatus {
 struct Rows {
     data: Vec<u8>,
     scales: Vec<f32>,
+    codes: SignCodes,
+    /// The sign codes are re-centred on the rows' mean when this many rows have a vector.
+    recentre_at: u64,
 }
+
+/// Rows with a vector when the sign codes are first centred (then at each doubling).
+const FIRST_RECENTRE: u64 = 1024;
 
 struct Meta {
     state: SemanticState,
@@ -155,6 +162,8 @@ impl SemanticIndex {
             rows: RwLock::new(Rows {
                 data: vec![0; rows * dim],
                 scales: vec![0.0; rows],
+                codes: SignCodes::new(rows, dim, Vec::new()),
+                recentre_at: FIRST_RECENTRE,
             }),
             meta: Mutex::new(Meta {
                 state: SemanticState::Pending,
@@ -215,15 +224,23 @@ impl SemanticIndex {
                 *d = *x as u8;
             }
             rows.scales[i] = *scale;
+            let Rows { data, codes, .. } = &mut *rows;
+            codes.set_row(i, &data[i * self.dim..(i + 1) * self.dim], *scale);
         }
-        self.embedded.fetch_add(added, Ordering::Relaxed);
+        let embedded = self.embedded.fetch_add(added, Ordering::Relaxed) + added;
+        if embedded >= rows.recentre_at {
+            // The sign codes split best around the rows' mean, which moves
+            // while the rows arrive: rebuild them at each doubling.
+            rows.codes = SignCodes::from_rows(&rows.data, &rows.scales, self.dim);
+            rows.recentre_at = embedded.saturating_mul(2);
+        }
     }
 
-    /// Read the rows: `(vectors, scales)`, vectors as i8 bit patterns, `dim`
-    /// per row; a zero scale means "no vector yet".
-    pub fn with_rows<R>(&self, f: impl FnOnce(&[u8], &[f32]) -> R) -> R {
+    /// Read the rows: `(vectors, scales, sign codes)`, vectors as i8 bit
+    /// patterns, `dim` per row; a zero scale means "no vector yet".
+    pub fn with_rows<R>(&self, f: impl FnOnce(&[u8], &[f32], &SignCodes) -> R) -> R {
         let rows = self.rows.read().unwrap_or_else(|p| p.into_inner());
-        f(&rows.data, &rows.scales)
+        f(&rows.data, &rows.scales, &rows.codes)
     }
 
     /// The query's vector, or `None` when no passage has a vector yet or the model fails.
@@ -411,32 +428,41 @@ impl Default for WorkerOptions {
     }
 }
 
-/// The order in which documents are embedded: what is asked about most first.
-fn priority(doc_type: &str, magisterial: bool) -> u8 {
+/// The order in which documents are embedded: what is asked about most
+/// first (the priority set: magisterial documents, the catechism, Scripture,
+/// whose verses are short and quick, the Summa), then the other theology, the
+/// Fathers, the rest and the commentaries.
+fn priority(id: &str, doc_type: &str, magisterial: bool) -> u8 {
     if magisterial {
         return 0;
     }
     match doc_type {
         "catechism" => 1,
-        "theology" => 2,
-        "scripture" => 3,
-        "patristic" => 4,
-        "commentary" => 6,
-        _ => 5,
+        "scripture" => 2,
+        "theology" if id.starts_with(SUMMA_PREFIX) => 3,
+        "theology" => 4,
+        "patristic" => 5,
+        "commentary" => 7,
+        _ => 6,
     }
 }
 
-/// Passage ordinal ranges of the English documents of a store, in embedding order.
-fn ranges(conn: &Connection) -> Result<Vec<(u64, u64)>, CorpusError> {
+/// Document ids of the Summa Theologiae.
+const SUMMA_PREFIX: &str = "cf-thomas-aquinas-summa-theologiae";
+
+/// Passage ordinal ranges `(first, count)` of the English documents of a
+/// store, in embedding order.
+pub fn english_ranges(conn: &Connection) -> Result<Vec<(u64, u64)>, CorpusError> {
     let mut st = conn.prepare(
-        "SELECT first_ord, passage_count, type, magisterial FROM documents WHERE language = 'en' AND passage_count > 0",
+        "SELECT first_ord, passage_count, type, magisterial, id FROM documents WHERE language = 'en' AND passage_count > 0",
     )?;
     let mut out: Vec<(u8, u64, u64)> = st
         .query_map([], |r| {
             let ty: String = r.get(2)?;
             let mag: bool = r.get(3)?;
+            let id: String = r.get(4)?;
             Ok((
-                priority(&ty, mag),
+                priority(&id, &ty, mag),
                 r.get::<_, i64>(0)? as u64,
                 r.get::<_, i64>(1)? as u64,
             ))
@@ -480,7 +506,7 @@ pub fn run_worker(
         corpus_db,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
-    let ranges = ranges(&conn)?;
+    let ranges = english_ranges(&conn)?;
     let total: u64 = ranges.iter().map(|r| r.1).sum();
     ix.passages.store(total, Ordering::Relaxed);
     let model_id = ix.embedder.model_id().to_string();

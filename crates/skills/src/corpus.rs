@@ -102,12 +102,22 @@ pub struct EmbeddingSettings {
     pub cache: Option<PathBuf>,
     /// Remote endpoint (base URL ending in `/v1`), model and key.
     pub remote: Option<RemoteConfig>,
+    /// `onnx`: the folder with `model.onnx` + `tokenizer.json`, and `libonnxruntime.so`.
+    pub onnx_dir: Option<PathBuf>,
+    /// `onnx`: the ONNX Runtime library.
+    pub ort_library: PathBuf,
+    /// Word pieces per passage (`onnx`; 16–512).
+    pub max_tokens: usize,
 }
 
 /// Folder names searched for the local model, in order, when `[corpus]
 /// model_dir` is not set: `./models/…` (where `scripts/fetch-model.sh` puts
 /// it) and `<data>/../models/…`.
 pub const DEFAULT_MODEL: &str = "all-MiniLM-L6-v2";
+/// The int8 ONNX model folder (`scripts/fetch-ort.sh`), looked for like [`DEFAULT_MODEL`].
+pub const DEFAULT_ONNX_MODEL: &str = "all-MiniLM-L6-v2-int8";
+/// The ONNX Runtime library when neither `[corpus] ort_library` nor `ORT_DYLIB_PATH` is set.
+pub const DEFAULT_ORT_LIBRARY: &str = "models/onnxruntime/libonnxruntime.so.1.32.0";
 
 /// Read `[corpus]`'s embedding keys (see the README's configuration section).
 pub fn embedding_settings(env: &SkillEnv) -> Result<EmbeddingSettings, String> {
@@ -133,11 +143,27 @@ pub fn embedding_settings(env: &SkillEnv) -> Result<EmbeddingSettings, String> {
         }
     };
     let backend = string("embeddings")?.unwrap_or_else(|| "local".into());
-    if !["local", "remote", "off"].contains(&backend.as_str()) {
+    if !["local", "onnx", "remote", "off"].contains(&backend.as_str()) {
         return Err(format!(
-            "[corpus] embeddings must be \"local\", \"remote\" or \"off\", not {backend:?}"
+            "[corpus] embeddings must be \"local\", \"onnx\", \"remote\" or \"off\", not {backend:?}"
         ));
     }
+    let onnx_dir = match string("onnx_dir")? {
+        Some(d) => Some(PathBuf::from(d)),
+        None => [
+            PathBuf::from("models").join(DEFAULT_ONNX_MODEL),
+            env.data_dir
+                .join("..")
+                .join("models")
+                .join(DEFAULT_ONNX_MODEL),
+        ]
+        .into_iter()
+        .find(|d| d.join("model.onnx").is_file()),
+    };
+    let ort_library = string("ort_library")?
+        .or_else(|| std::env::var("ORT_DYLIB_PATH").ok())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_ORT_LIBRARY));
     let device = string("device")?.unwrap_or_else(|| "cpu".into());
     if !["cpu", "cuda"].contains(&device.as_str()) {
         return Err(format!(
@@ -189,6 +215,9 @@ pub fn embedding_settings(env: &SkillEnv) -> Result<EmbeddingSettings, String> {
         batch: count("batch", 32, 1024)?,
         cache,
         remote,
+        onnx_dir,
+        ort_library,
+        max_tokens: count("max_tokens", 256, 512)?,
     })
 }
 
@@ -200,7 +229,8 @@ fn semantic_off(corpus: &mut Corpus, why: String) {
     corpus.set_semantic_off(why);
 }
 
-fn load_embedder(s: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, String> {
+/// The configured transformer model (`local`, `onnx` or `remote`).
+pub fn load_embedder(s: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, String> {
     match s.backend.as_str() {
         "remote" => {
             let cfg = s.remote.clone().ok_or("no remote endpoint configured")?;
@@ -208,8 +238,31 @@ fn load_embedder(s: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, Stri
                 RemoteEmbedder::connect(cfg).map_err(|e| e.to_string())?,
             ))
         }
+        "onnx" => onnx_embedder(s),
         _ => local_embedder(s),
     }
+}
+
+#[cfg(feature = "ort")]
+fn onnx_embedder(s: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, String> {
+    let dir = s
+        .onnx_dir
+        .clone()
+        .ok_or("no ONNX model folder (run scripts/fetch-ort.sh, or set [corpus] onnx_dir)")?;
+    let cfg = ecclesia_corpus::OnnxConfig {
+        model_dir: dir,
+        library: s.ort_library.clone(),
+        threads: s.threads,
+        max_seq: s.max_tokens,
+    };
+    Ok(Arc::new(
+        ecclesia_corpus::OnnxEmbedder::load(cfg).map_err(|e| e.to_string())?,
+    ))
+}
+
+#[cfg(not(feature = "ort"))]
+fn onnx_embedder(_: &EmbeddingSettings) -> Result<Arc<dyn PassageEmbedder>, String> {
+    Err("this build has no ONNX Runtime support (cargo feature `ort`)".into())
 }
 
 #[cfg(feature = "transformer")]
