@@ -835,7 +835,7 @@ mod tests {
         for (section, want) in [
             (
                 json!({"embeddings": "gpu"}),
-                "must be \"local\", \"remote\" or \"off\"",
+                "must be \"local\", \"onnx\", \"remote\" or \"off\"",
             ),
             (
                 json!({"threads": 0}),
@@ -844,6 +844,10 @@ mod tests {
             (json!({"batch": "big"}), "batch must be a whole number"),
             (json!({"model_dir": 3}), "model_dir must be a string"),
             (json!({"device": "tpu"}), "device must be"),
+            (
+                json!({"max_tokens": 1000}),
+                "max_tokens must be a whole number from 1 to 512",
+            ),
             (json!({"embeddings": "remote"}), "needs embeddings_url"),
             (
                 json!({"embeddings": "remote", "embeddings_url": "http://x/v1"}),
