@@ -24,6 +24,7 @@
 
 mod card;
 mod jsonrpc;
+mod push;
 mod task;
 /// A2A 1.0 (ProtoJSON shapes, PascalCase methods), its version routing and
 /// its conversions to and from the 0.3 types above.
@@ -36,6 +37,9 @@ pub use card::{
 pub use jsonrpc::{
     error_codes, JsonRpcError, JsonRpcErrorResponse, JsonRpcId, JsonRpcRequest, JsonRpcResponse,
     JsonRpcSuccessResponse,
+};
+pub use push::{
+    PushNotificationAuthenticationInfo, TaskPushNotificationConfig, TaskPushNotificationConfigQuery,
 };
 pub use task::{
     Artifact, FileContent, Message, MessageSendConfiguration, MessageSendParams, Part,

@@ -271,7 +271,7 @@ pub enum StreamEvent {
     Artifact(TaskArtifactUpdateEvent),
 }
 
-/// Where to push task updates (not supported by this server; parsed so it can be refused).
+/// Where to push task updates (a webhook).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PushNotificationConfig {

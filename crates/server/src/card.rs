@@ -63,6 +63,41 @@ pub fn agent_card(
     }
 }
 
+/// `card` (1.0's shape) with the operator's signature, when a key is configured. A card that
+/// cannot be signed is served unsigned, and the failure logged: clients that require a
+/// signature then refuse it, which is the safe side.
+fn signed(state: &AppState, card: serde_json::Value) -> serde_json::Value {
+    let Some(signer) = &state.config.card_signer else {
+        return card;
+    };
+    match signer.signed(card.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::error!(error = %e, "the agent card could not be signed");
+            card
+        }
+    }
+}
+
+/// The public key of the card signature, as a JWK Set (`jku`); 404 without a key.
+pub(crate) async fn jwks_handler(State(state): State<AppState>) -> axum::response::Response {
+    match &state.config.card_signer {
+        Some(signer) => (
+            [
+                (header::CONTENT_TYPE, "application/jwk-set+json"),
+                (header::CACHE_CONTROL, "public, max-age=300"),
+            ],
+            signer.jwks().to_string(),
+        )
+            .into_response(),
+        None => (
+            axum::http::StatusCode::NOT_FOUND,
+            "this server does not sign its agent card (no [server] card_signing_key)",
+        )
+            .into_response(),
+    }
+}
+
 /// Add `extra`'s members that `base` lacks, recursing into objects and into the objects of
 /// lists at the same positions (as the official Python server builds its card).
 fn merge_missing(base: &mut serde_json::Value, extra: serde_json::Value) {
@@ -103,7 +138,12 @@ pub(crate) async fn card_handler(
         .and_then(|v| v.to_str().ok());
     let card = state.card.load();
     let v03 = || serde_json::to_value(card.as_ref()).unwrap_or_default();
-    let v1 = || serde_json::to_value(crate::v1::card(&card)).unwrap_or_default();
+    let v1 = || {
+        signed(
+            &state,
+            serde_json::to_value(crate::v1::card(&card)).unwrap_or_default(),
+        )
+    };
     let body = match (
         asked.map(str::trim),
         ecclesia_a2a::v1::parse_version_header(asked),

@@ -78,9 +78,8 @@ impl CardSigner {
     /// The public key as a JWK (with `kid`, `alg`, `use`).
     pub fn public_jwk(&self) -> Value {
         let point = self.key.verifying_key().to_encoded_point(false);
-        let coord = |c: Option<&p256::FieldBytes>| {
-            c.map(|b| URL_SAFE_NO_PAD.encode(b)).unwrap_or_default()
-        };
+        let coord =
+            |c: Option<&p256::FieldBytes>| c.map(|b| URL_SAFE_NO_PAD.encode(b)).unwrap_or_default();
         json!({
             "kty": "EC",
             "crv": "P-256",
@@ -234,7 +233,9 @@ jL+pIy8MhaZeo8/EPsCqJaHPUuAJ0vPFfSjASDvt41x7G4FQgcq7CdAb
 
     #[test]
     fn signature_verifies_over_the_detached_payload() {
-        let signer = CardSigner::from_pem(PEM, None).unwrap().with_jku("https://x/jwks");
+        let signer = CardSigner::from_pem(PEM, None)
+            .unwrap()
+            .with_jku("https://x/jwks");
         let card = json!({"name": "Ecclesia", "skills": [{"id": "pope_lookup"}]});
         let signed = signer.signed(card.clone()).unwrap();
         let sig = &signed["signatures"][0];

@@ -133,6 +133,13 @@ pub struct ServerConfig {
     pub plans: BTreeMap<String, Plan>,
     /// Product version shown in the card.
     pub version: String,
+    /// Push notifications on (`[server] push_notifications`; the card declares them then).
+    pub push_notifications: bool,
+    /// Webhook addresses or host names allowed beside the public ones (`[server] push_allow`,
+    /// e.g. `["127.0.0.1"]`); private, loopback and link-local targets are refused otherwise.
+    pub push_allow: Vec<String>,
+    /// Signs the 1.0 card (`signatures[]`) when the operator configured a key.
+    pub card_signer: Option<crate::card_sign::CardSigner>,
 }
 
 impl Default for ServerConfig {
@@ -166,6 +173,9 @@ impl Default for ServerConfig {
             slow_queue_per_caller: 8,
             plans: default_plans(),
             version: env!("CARGO_PKG_VERSION").into(),
+            push_notifications: true,
+            push_allow: Vec::new(),
+            card_signer: None,
         }
     }
 }

@@ -1,4 +1,11 @@
-//! The A2A v0.3.0 JSON-RPC server of Ecclesia.
+//! The server of Ecclesia: A2A 0.3 and 1.0 (JSON-RPC and HTTP+JSON) over one core, and the
+//! listener other front-ends (MCP, the OpenAI API, the console) are merged into.
+//!
+//! Where things live: `core/` is the shared core (callers, plans, limits, lanes, the task
+//! service, skill runs, the task bus, the store, the one error type); `a2a_v03/` and
+//! `a2a_v1/` are the protocol front-ends (decode, call the core, encode); `http/` is the
+//! listener, the connections, the shared JSON-RPC endpoint, SSE, feeds, the console gate,
+//! health and metrics.
 //!
 //! [`router`] builds the axum application from an [`AppState`]: the agent card,
 //! `POST /api/v1/a2a`, health, readiness and metrics, and the `GET` feeds the skills
@@ -7,8 +14,9 @@
 //! stops the background purge.
 //!
 //! The server knows no domain: skills come in a [`ecclesia_core::SkillRegistry`];
-//! tasks live behind the [`TaskStore`] trait (SQLite: [`SqliteStore`]); callers are
-//! authenticated by [`KeyStore`] and limited by a [`RateLimiter`].
+//! tasks live behind the [`TaskStore`] trait (SQLite: [`SqliteStore`], written through the
+//! group-commit [`TaskWriter`]); callers are authenticated by [`KeyStore`] and limited by a
+//! [`RateLimiter`]; running tasks share their events and cancellation through a [`TaskBus`].
 //!
 //! ```no_run
 //! # async fn demo() -> anyhow::Result<()> {
@@ -19,40 +27,36 @@
 //! # Ok(()) }
 //! ```
 
-mod auth;
+mod a2a_v03;
+mod a2a_v1;
 mod card;
-mod clock;
+mod card_sign;
 mod config;
-mod conn;
-mod console_gate;
-mod error;
-mod feeds;
-mod methods;
-mod metrics;
-mod queue;
-mod ratelimit;
-mod rest;
-mod rpc;
-mod runner;
-mod state;
-mod store;
-mod v1;
+mod core;
+mod http;
 
-pub use auth::{hash_token, ApiKey, Caller, KeyStore};
-pub use card::agent_card;
-pub use clock::{Clock, ManualClock, SystemClock};
-pub use config::{Plan, ServerConfig};
-pub use conn::{
+// Paths `card.rs` uses (it stays where it is).
+use crate::a2a_v1 as v1;
+use crate::core::state;
+
+pub use crate::core::bus::{BusError, EventStream, InProcessBus, SharedEvent, TaskBus};
+pub use crate::core::callers::{hash_token, ApiKey, Caller, KeyStore};
+pub use crate::core::clock::{Clock, ManualClock, SystemClock};
+pub use crate::core::errors::ServerError;
+pub use crate::core::lanes::{Busy, Lane, LaneKind, LaneLimits, LaneStats, Lanes, Permit, Ticket};
+pub use crate::core::limits::{InMemoryLimiter, PoolRequest, RateDecision, RateLimiter};
+pub use crate::core::state::{AppState, RunningTasks, Swappable};
+pub use crate::core::store::{
+    failed_by_restart, Maintenance, SqliteStore, StoreError, StoreLimits, TaskCursor,
+    TaskListQuery, TaskPage, TaskRecord, TaskStore, TaskWriter,
+};
+pub use crate::http::conn::{
     fit_to_fd_limit, raise_nofile_limit, ConnCounters, ConnLimits, Connections, FdLimit,
 };
-pub use metrics::Metrics;
-pub use queue::{Busy, Lane, LaneKind, LaneLimits, LaneStats, Lanes, Permit, Ticket};
-pub use ratelimit::{InMemoryLimiter, RateDecision, RateLimiter};
-pub use state::{AppState, RunningTasks, Swappable};
-pub use store::{
-    Maintenance, SqliteStore, StoreError, StoreLimits, TaskCursor, TaskListQuery, TaskPage,
-    TaskRecord, TaskStore,
-};
+pub use crate::http::metrics::Metrics;
+pub use card::agent_card;
+pub use card_sign::{canonical_payload, CardSigner, SignError, JWKS_PATH};
+pub use config::{Plan, ServerConfig};
 
 /// Entry points for the fuzz targets in `fuzz/` (not a stable API).
 #[doc(hidden)]
@@ -62,21 +66,19 @@ pub mod fuzzing {
     /// returns the JSON-RPC error code, or 0 when the request is valid.
     /// Panics only where the endpoint would (which is the bug to find).
     pub fn decode_request(bytes: &[u8]) -> i64 {
-        let (id, code) = match crate::rpc::parse_envelope(bytes) {
-            Ok((id, method)) => {
-                let code = match method {
-                    crate::methods::Method::Send(p) | crate::methods::Method::Stream(p) => {
-                        match ecclesia_core::SkillRequest::from_parts(&p.message.parts) {
-                            Ok(_) => 0,
-                            Err(_) => ecclesia_a2a::error_codes::INVALID_PARAMS,
-                        }
+        use crate::a2a_v03::{errors, methods::Method};
+        let (id, code) = match crate::http::jsonrpc::parse_raw(bytes) {
+            Ok(env) => match Method::parse(&env.method, env.params) {
+                Ok(Method::Send(p) | Method::Stream(p)) => {
+                    match ecclesia_core::SkillRequest::from_parts(&p.message.parts) {
+                        Ok(_) => (env.id, 0),
+                        Err(_) => (env.id, ecclesia_a2a::error_codes::INVALID_PARAMS),
                     }
-                    crate::methods::Method::Invalid { error, .. } => error.error.code,
-                    _ => 0,
-                };
-                (id, code)
-            }
-            Err((id, e)) => (id, e.error.code),
+                }
+                Ok(Method::Invalid { error, .. }) | Err(error) => (env.id, errors::code(&error)),
+                Ok(_) => (env.id, 0),
+            },
+            Err((id, e)) => (id, errors::code(&e)),
         };
         // The reply must be valid JSON that echoes the id.
         let reply =
@@ -113,25 +115,26 @@ pub fn router_with(state: AppState, extra: Router) -> Router {
         .collect();
     let mut routes = Router::new();
     for path in feed_paths {
-        routes = routes.route(path, get(feeds::feed_handler));
+        routes = routes.route(path, get(http::feeds::feed_handler));
     }
     routes
-        .nest(rest::PREFIX, rest::routes())
+        .nest(a2a_v1::rest::PREFIX, a2a_v1::rest::routes())
         .route("/.well-known/agent-card.json", get(card::card_handler))
         .route("/.well-known/agent.json", get(card::card_handler))
-        .route("/api/v1/a2a", post(rpc::rpc_handler))
+        .route(card_sign::JWKS_PATH, get(card::jwks_handler))
+        .route("/api/v1/a2a", post(http::jsonrpc::rpc_handler))
         // Clients that join "/" to the interface URL (the 1.0 TCK's httpx base_url) post here.
-        .route("/api/v1/a2a/", post(rpc::rpc_handler))
-        .route("/healthz", get(state::healthz))
-        .route("/readyz", get(state::readyz))
-        .route("/metrics", get(metrics::metrics_handler))
+        .route("/api/v1/a2a/", post(http::jsonrpc::rpc_handler))
+        .route("/healthz", get(http::health::healthz))
+        .route("/readyz", get(http::health::readyz))
+        .route("/metrics", get(http::metrics::metrics_handler))
         .with_state(state.clone())
         .merge(console(&state))
         .merge(extra)
         .layer(
             tower::ServiceBuilder::new()
                 .layer(TraceLayer::new_for_http())
-                .layer(CatchPanicLayer::custom(error::panic_response)),
+                .layer(CatchPanicLayer::custom(http::auth::panic_response)),
         )
 }
 
@@ -150,7 +153,7 @@ fn console(state: &AppState) -> Router {
     let options = ecclesia_console::ConsoleOptions {
         public_url: Some(state.config.public_url.clone()),
         ics_path: has_feed.then(|| "/calendar.ics".to_string()),
-        gate: Some(std::sync::Arc::new(console_gate::ConsoleGate {
+        gate: Some(std::sync::Arc::new(http::console_gate::ConsoleGate {
             state: state.clone(),
         })),
         ..Default::default()
@@ -205,7 +208,7 @@ pub async fn serve_with(
         shutdown.await;
         let _ = stop_tx.send(true);
     });
-    conn::serve_connections(listener, app, conns, stop_rx, state.config.shutdown_grace).await;
+    http::conn::serve_connections(listener, app, conns, stop_rx, state.config.shutdown_grace).await;
     state.shutdown();
     let _ = purge.await;
     state.close();

@@ -8,6 +8,7 @@ mod feeds;
 mod interop;
 mod jsonrpc;
 mod limits;
+mod push;
 mod rest;
 mod robustness;
 mod support;

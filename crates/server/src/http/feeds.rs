@@ -4,7 +4,7 @@
 //! Feeds are public, like the agent card: calendar apps subscribe by URL and send no bearer
 //! key. Each request is bounded by the feed (the calendar feed: at most three years).
 
-use crate::state::AppState;
+use crate::core::state::AppState;
 use axum::extract::{Query, State};
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};

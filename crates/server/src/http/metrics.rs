@@ -1,7 +1,7 @@
 //! Prometheus metrics, kept in a few mutex-guarded maps (the request rate of
 //! one agent does not need lock-free counters).
 
-use crate::state::AppState;
+use crate::core::state::AppState;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;

@@ -5,8 +5,8 @@
 //! `anonymous` plan's limits, whether or not anonymous API access is on — the console is
 //! public reading, bounded, and `--no-console` turns it off.
 
-use crate::ratelimit::PoolRequest;
-use crate::state::AppState;
+use crate::core::plans;
+use crate::core::state::AppState;
 use axum::http::{header, HeaderMap, StatusCode};
 use ecclesia_console::{Gate, Refusal};
 use std::time::Instant;
@@ -61,23 +61,9 @@ impl Gate for ConsoleGate {
                 None,
             ));
         }
-        let mut pools = Vec::new();
-        if let Some(limit) = plan.send_per_minute {
-            pools.push(PoolRequest {
-                pool: "message/send".into(),
-                key: format!("send:{caller}"),
-                limit,
-            });
-        }
         let registry = self.state.registry.load();
         let extra = registry.get(skill).and_then(|s| s.extra_pool());
-        if let (Some(pool), Some(limit)) = (extra, plan.qa_per_minute) {
-            pools.push(PoolRequest {
-                pool: pool.into(),
-                key: format!("{pool}:{caller}"),
-                limit,
-            });
-        }
+        let pools = plans::pools(&caller, &plan, extra);
         match self.state.limiter.acquire(&pools, Instant::now()) {
             Some(d) if !d.allowed => {
                 self.state.metrics.rate_limited(&d.pool);

@@ -5,16 +5,11 @@
 //! unless anonymous access is on.
 
 use crate::config::Plan;
-use crate::error::HttpError;
-use crate::state::AppState;
-use crate::store::{SqliteStore, StoreError};
-use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::request::Parts;
+use crate::core::store::{SqliteStore, StoreError};
 use rand::RngCore;
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use std::net::SocketAddr;
 
 /// A stored key (without its token).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -119,7 +114,7 @@ impl KeyStore for SqliteStore {
     }
 }
 
-/// The authenticated caller of a JSON-RPC request.
+/// The authenticated caller of a request (see `http::auth` for how it is found).
 #[derive(Debug, Clone)]
 pub struct Caller {
     /// Owner id of the caller's tasks and key of its rate-limit pools.
@@ -128,56 +123,4 @@ pub struct Caller {
     pub plan_name: String,
     /// What the plan allows.
     pub plan: Plan,
-}
-
-impl FromRequestParts<AppState> for Caller {
-    type Rejection = HttpError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, HttpError> {
-        let header = parts
-            .headers
-            .get(axum::http::header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok());
-        let token = header.and_then(|h| {
-            let (scheme, rest) = h.split_once(' ')?;
-            scheme
-                .eq_ignore_ascii_case("bearer")
-                .then(|| rest.trim().to_string())
-        });
-        match token {
-            Some(token) if !token.is_empty() => {
-                let keys = state.keys.clone();
-                let found = tokio::task::spawn_blocking(move || keys.verify(&token))
-                    .await
-                    .map_err(|e| HttpError::internal(e.to_string()))?
-                    .map_err(|e| HttpError::internal(e.to_string()))?;
-                match found {
-                    Some(key) => Ok(Caller {
-                        plan: state.config.plan(&key.plan),
-                        id: key.id,
-                        plan_name: key.plan,
-                    }),
-                    None => Err(HttpError::unauthorized("the API key is invalid or revoked")),
-                }
-            }
-            _ if header.is_some() => Err(HttpError::unauthorized(
-                "the Authorization header must be `Bearer <API key>`",
-            )),
-            _ if state.config.anonymous => {
-                let addr = parts
-                    .extensions
-                    .get::<ConnectInfo<SocketAddr>>()
-                    .map(|c| c.0.ip().to_string())
-                    .unwrap_or_else(|| "local".into());
-                Ok(Caller {
-                    id: format!("anon:{addr}"),
-                    plan_name: "anonymous".into(),
-                    plan: state.config.anonymous_plan(),
-                })
-            }
-            _ => Err(HttpError::unauthorized(
-                "an API key is required: send `Authorization: Bearer <API key>` (keys are issued with `ecclesia keys create`)",
-            )),
-        }
-    }
 }

@@ -1,31 +1,53 @@
-//! `POST /api/v1/a2a`: read the body (bounded in size and time), validate the
-//! JSON-RPC envelope, dispatch to a method, and encode the reply. Every error
-//! is a JSON-RPC error with HTTP 200 that echoes the request id (`null` when
-//! unreadable), even for requests without an id.
+//! `POST /api/v1/a2a`: read the body (bounded in size and time), validate the JSON-RPC
+//! envelope, and hand the request to the protocol version it is written in: slash-style
+//! methods (and requests without `A2A-Version`) to A2A 0.3, PascalCase methods with
+//! `A2A-Version: 1.0` to A2A 1.0 (a mismatch is `-32009` saying which header or method to
+//! use). Every error is a JSON-RPC error that echoes the request id (`null` when
+//! unreadable), even for requests without an id; metrics and the request log are written
+//! here, once, for both versions.
 
-use crate::auth::Caller;
-use crate::error::RpcError;
-use crate::methods::{self, Method, Reply};
-use crate::state::AppState;
+use crate::core::callers::Caller;
+use crate::core::errors::ServerError;
+use crate::core::state::AppState;
+use crate::http::auth::HttpError;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use ecclesia_a2a::{error_codes as codes, v1, JsonRpcId, JsonRpcResponse};
+use ecclesia_a2a::{error_codes as codes, v1, JsonRpcError, JsonRpcId, JsonRpcResponse};
 use serde_json::Value;
 use std::time::Instant;
 
+/// A JSON-RPC reply.
 pub(crate) fn json_response(status: StatusCode, resp: &JsonRpcResponse) -> Response {
     let body = serde_json::to_vec(resp).unwrap_or_else(|_| b"{}".to_vec());
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
-pub(crate) fn error_response(id: JsonRpcId, err: RpcError) -> Response {
-    let mut resp = json_response(err.status, &JsonRpcResponse::error(id, err.error));
-    for (k, v) in err.headers {
-        resp.headers_mut().insert(k, v);
-    }
+/// A JSON-RPC error reply, with the HTTP status and headers it travels with.
+pub(crate) fn error_response(
+    id: JsonRpcId,
+    error: JsonRpcError,
+    status: StatusCode,
+    headers: HeaderMap,
+) -> Response {
+    let mut resp = json_response(status, &JsonRpcResponse::error(id, error));
+    resp.headers_mut().extend(headers);
     resp
+}
+
+/// What a front-end made of one request, for the metrics and the log.
+pub(crate) struct Handled {
+    /// The method's name (`-` when unknown).
+    pub method: &'static str,
+    /// The skill called, when known.
+    pub skill: Option<String>,
+    /// `ok`, `stream`, or the error code sent.
+    pub outcome: String,
+    /// The rate-limit pool that refused, if one did.
+    pub refused_pool: Option<String>,
+    /// The reply.
+    pub response: Response,
 }
 
 /// Whether a body error is the size limit (and not a malformed body).
@@ -45,9 +67,10 @@ fn is_length_limit(err: &axum::Error) -> bool {
 fn body_error(status: StatusCode, message: String) -> Response {
     let mut r = error_response(
         JsonRpcId::Null,
-        RpcError::new(codes::INVALID_REQUEST, message),
+        JsonRpcError::new(codes::INVALID_REQUEST, message),
+        status,
+        HeaderMap::new(),
     );
-    *r.status_mut() = status;
     r.headers_mut().insert(
         header::CONNECTION,
         header::HeaderValue::from_static("close"),
@@ -55,7 +78,7 @@ fn body_error(status: StatusCode, message: String) -> Response {
     r
 }
 
-async fn read_body(state: &AppState, body: Body) -> Result<Bytes, Response> {
+pub(crate) async fn read_body(state: &AppState, body: Body) -> Result<Bytes, Response> {
     let limit = state.config.body_limit;
     let read = axum::body::to_bytes(body, limit);
     match tokio::time::timeout(state.config.body_timeout, read).await {
@@ -97,30 +120,17 @@ pub(crate) struct Envelope {
     pub params: Option<Value>,
 }
 
-/// Validate the envelope and parse it as a 0.3 method; on error, the id to echo and the error.
-#[allow(clippy::result_large_err)]
-pub(crate) fn parse_envelope(bytes: &[u8]) -> Result<(JsonRpcId, Method), (JsonRpcId, RpcError)> {
-    let env = parse_raw(bytes)?;
-    let method = Method::parse(&env.method, env.params).map_err(|e| (env.id.clone(), e))?;
-    Ok((env.id, method))
-}
-
 /// Validate the envelope; on error, the id to echo and the error.
-#[allow(clippy::result_large_err)]
-pub(crate) fn parse_raw(bytes: &[u8]) -> Result<Envelope, (JsonRpcId, RpcError)> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
-        (
-            JsonRpcId::Null,
-            RpcError::new(codes::PARSE_ERROR, format!("Invalid JSON payload: {e}")),
-        )
-    })?;
+pub(crate) fn parse_raw(bytes: &[u8]) -> Result<Envelope, (JsonRpcId, ServerError)> {
+    let value: Value = serde_json::from_slice(bytes)
+        .map_err(|e| (JsonRpcId::Null, ServerError::Parse(e.to_string())))?;
     let Value::Object(mut obj) = value else {
         let what = if value.is_array() {
             "batch requests are not supported; send one JSON-RPC request object"
         } else {
             "the request must be a JSON-RPC 2.0 object"
         };
-        return Err((JsonRpcId::Null, RpcError::new(codes::INVALID_REQUEST, what)));
+        return Err((JsonRpcId::Null, ServerError::InvalidRequest(what.into())));
     };
     let id = match obj.get("id") {
         None => JsonRpcId::Null,
@@ -130,9 +140,8 @@ pub(crate) fn parse_raw(bytes: &[u8]) -> Result<Envelope, (JsonRpcId, RpcError)>
         Some(v) => JsonRpcId::from_value(v).ok_or_else(|| {
             (
                 JsonRpcId::Null,
-                RpcError::new(
-                    codes::INVALID_REQUEST,
-                    "the request id must be a string, a number or null",
+                ServerError::InvalidRequest(
+                    "the request id must be a string, a number or null".into(),
                 ),
             )
         })?,
@@ -140,10 +149,7 @@ pub(crate) fn parse_raw(bytes: &[u8]) -> Result<Envelope, (JsonRpcId, RpcError)>
     if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err((
             id,
-            RpcError::new(
-                codes::INVALID_REQUEST,
-                "the request must carry \"jsonrpc\": \"2.0\"",
-            ),
+            ServerError::InvalidRequest("the request must carry \"jsonrpc\": \"2.0\"".into()),
         ));
     }
     let method = match obj.get("method") {
@@ -151,13 +157,13 @@ pub(crate) fn parse_raw(bytes: &[u8]) -> Result<Envelope, (JsonRpcId, RpcError)>
         Some(_) => {
             return Err((
                 id,
-                RpcError::new(codes::INVALID_REQUEST, "\"method\" must be a string"),
+                ServerError::InvalidRequest("\"method\" must be a string".into()),
             ))
         }
         None => {
             return Err((
                 id,
-                RpcError::new(codes::INVALID_REQUEST, "the request has no \"method\""),
+                ServerError::InvalidRequest("the request has no \"method\"".into()),
             ))
         }
     };
@@ -167,7 +173,7 @@ pub(crate) fn parse_raw(bytes: &[u8]) -> Result<Envelope, (JsonRpcId, RpcError)>
 
 /// A 1.0 request (by its `A2A-Version` header) whose body is declared as something other
 /// than JSON: `ContentTypeNotSupported` (-32005). 0.3 requests keep the lenient reading.
-fn unsupported_content_type(headers: &HeaderMap) -> Option<RpcError> {
+fn unsupported_content_type(headers: &HeaderMap) -> Option<JsonRpcError> {
     let version = headers
         .get(v1::VERSION_HEADER)
         .and_then(|v| v.to_str().ok());
@@ -181,16 +187,20 @@ fn unsupported_content_type(headers: &HeaderMap) -> Option<RpcError> {
     let e = v1::A2aError::new(v1::ErrorKind::ContentTypeNotSupported).with_message(format!(
         "the request body is declared as {ct:?}; send it as application/json"
     ));
-    Some(RpcError {
-        error: e.to_jsonrpc(),
-        status: StatusCode::OK,
-        headers: Vec::new(),
-    })
+    Some(e.to_jsonrpc())
+}
+
+/// An error before any version was chosen (the codes are the same in both).
+fn early(state: &AppState, started: Instant, id: JsonRpcId, error: JsonRpcError) -> Response {
+    state
+        .metrics
+        .record("-", "-", &error.code.to_string(), started.elapsed());
+    error_response(id, error, StatusCode::OK, HeaderMap::new())
 }
 
 pub(crate) async fn rpc_handler(
     State(state): State<AppState>,
-    caller: Result<Caller, crate::error::HttpError>,
+    caller: Result<Caller, HttpError>,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
@@ -215,37 +225,21 @@ pub(crate) async fn rpc_handler(
         }
     };
     if let Some(e) = unsupported_content_type(&headers) {
-        state
-            .metrics
-            .record("-", "-", &e.error.code.to_string(), started.elapsed());
-        return error_response(JsonRpcId::Null, e);
+        return early(&state, started, JsonRpcId::Null, e);
     }
     let env = match parse_raw(&bytes) {
         Ok(x) => x,
         Err((id, err)) => {
-            state
-                .metrics
-                .record("-", "-", &err.error.code.to_string(), started.elapsed());
-            return error_response(id, err);
+            return early(&state, started, id, crate::a2a_v03::errors::encode(&err));
         }
     };
     let version_header = headers
         .get(v1::VERSION_HEADER)
         .and_then(|v| v.to_str().ok());
-    match v1::route(&env.method, version_header) {
-        Err(e) => {
-            let err = RpcError {
-                error: e.to_jsonrpc(),
-                status: StatusCode::OK,
-                headers: Vec::new(),
-            };
-            state
-                .metrics
-                .record("-", "-", &err.error.code.to_string(), started.elapsed());
-            return error_response(env.id, err);
-        }
+    let (version, h) = match v1::route(&env.method, version_header) {
+        Err(e) => return early(&state, started, env.id, e.to_jsonrpc()),
         Ok(v1::ProtocolVersion::V1_0) => {
-            let h = crate::v1::handle(
+            let h = crate::a2a_v1::jsonrpc::handle(
                 &env.method,
                 env.params,
                 env.id,
@@ -254,74 +248,31 @@ pub(crate) async fn rpc_handler(
                 &request_id,
             )
             .await;
-            state.metrics.record(
-                h.method,
-                h.skill.as_deref().unwrap_or("-"),
-                &h.outcome,
-                started.elapsed(),
-            );
-            tracing::info!(request_id = %request_id, method = h.method, version = "1.0", caller = %caller.id, outcome = %h.outcome, elapsed_ms = started.elapsed().as_millis() as u64, "request");
-            return h.response;
+            ("1.0", h)
         }
-        Ok(v1::ProtocolVersion::V0_3) => {}
+        Ok(v1::ProtocolVersion::V0_3) => {
+            let h = crate::a2a_v03::methods::handle(
+                &env.method,
+                env.params,
+                env.id,
+                &state,
+                &caller,
+                &request_id,
+            )
+            .await;
+            ("0.3", h)
+        }
+    };
+    if let Some(pool) = &h.refused_pool {
+        // Labelled with the pool that refused (`message/send`, `catholic_qa`).
+        state.metrics.rate_limited(pool);
     }
-    let (id, method) = match Method::parse(&env.method, env.params) {
-        Ok(m) => (env.id, m),
-        Err(err) => {
-            state
-                .metrics
-                .record("-", "-", &err.error.code.to_string(), started.elapsed());
-            return error_response(env.id, err);
-        }
-    };
-    let name = method.name();
-    let reply = methods::apply(method, &state, &caller, &request_id).await;
-    let (skill, outcome, resp) = match reply {
-        Reply::Json {
-            skill,
-            result,
-            headers,
-        } => {
-            let mut r = json_response(StatusCode::OK, &JsonRpcResponse::success(id, result));
-            r.headers_mut().extend(headers);
-            (skill, "ok".to_string(), r)
-        }
-        Reply::Stream { skill, response } => (
-            skill,
-            "stream".to_string(),
-            response(id, methods::Wire::V03),
-        ),
-        Reply::Error {
-            skill,
-            error,
-            stream,
-        } => {
-            let code = error.error.code.to_string();
-            if error.error.code == codes::RATE_LIMITED {
-                // Labelled with the pool that refused (`message/send`, `catholic_qa`).
-                let pool = error
-                    .error
-                    .data
-                    .as_ref()
-                    .and_then(|d| d.get("pool"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("-");
-                state.metrics.rate_limited(pool);
-            }
-            let r = if stream && error.status == StatusCode::OK {
-                methods::sse_error(id, error)
-            } else {
-                error_response(id, error)
-            };
-            (skill, code, r)
-        }
-    };
     state.metrics.record(
-        name,
-        skill.as_deref().unwrap_or("-"),
-        &outcome,
+        h.method,
+        h.skill.as_deref().unwrap_or("-"),
+        &h.outcome,
         started.elapsed(),
     );
-    tracing::info!(request_id = %request_id, method = name, caller = %caller.id, outcome = %outcome, elapsed_ms = started.elapsed().as_millis() as u64, "request");
-    resp
+    tracing::info!(request_id = %request_id, method = h.method, version, caller = %caller.id, outcome = %h.outcome, elapsed_ms = started.elapsed().as_millis() as u64, "request");
+    h.response
 }

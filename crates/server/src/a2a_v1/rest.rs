@@ -2,7 +2,7 @@
 //! `POST /message:stream`, `GET /tasks/{id}`, `GET /tasks`, `POST /tasks/{id}:cancel`,
 //! `POST /tasks/{id}:subscribe`, the push-configuration paths and `GET /extendedAgentCard`.
 //! A thin front-end: it builds the 1.0 request from the path, query and body, runs it
-//! through the same core as JSON-RPC ([`crate::v1::run`]) and writes the result as JSON,
+//! through the same core as JSON-RPC ([`crate::a2a_v1::jsonrpc::run`]) and writes the result as JSON,
 //! the streams as Server-Sent Events of bare `StreamResponse` objects, and errors as
 //! RFC 9457 problem details (`type`, `title`, `status`, `detail`) that also carry the
 //! `google.rpc.Status` object (`error`: `code`, `status`, `message`, `details` with the
@@ -11,19 +11,21 @@
 //! An absent `A2A-Version` header is read as 1.0 here (this binding speaks only 1.0); an
 //! explicit other version is `VERSION_NOT_SUPPORTED`.
 
-use crate::auth::Caller;
-use crate::error::{HttpError, RpcError};
-use crate::methods::Wire;
-use crate::state::AppState;
-use crate::v1::{from_a2a, run, Out};
+use crate::a2a_v1::errors::Failure;
+use crate::a2a_v1::jsonrpc::{extended_card_error, run, Out};
+use crate::a2a_v1::stream_response;
+use crate::core::callers::Caller;
+use crate::core::state::AppState;
+use crate::http::auth::HttpError;
+use crate::http::sse;
 use axum::body::Body;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::sse::Event;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use ecclesia_a2a::v1::{self, A2aError, ErrorKind, Method, Request};
-use ecclesia_a2a::JsonRpcId;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -40,26 +42,19 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/tasks/{id}", get(get_task).post(task_action))
         .route(
             "/tasks/{id}/pushNotificationConfigs",
-            get(push_configs).post(push_configs),
+            get(list_push_configs).post(create_push_config),
         )
         .route(
             "/tasks/{id}/pushNotificationConfigs/{config}",
-            get(push_configs).delete(push_configs),
+            get(get_push_config).delete(delete_push_config),
         )
         .route("/extendedAgentCard", get(extended_card))
-}
-
-fn kind_of(code: i64) -> ErrorKind {
-    ErrorKind::ALL
-        .into_iter()
-        .find(|k| k.code() == code)
-        .unwrap_or(ErrorKind::Internal)
 }
 
 /// An error as problem details carrying the `google.rpc.Status` object: served as
 /// `application/problem+json` to a client that accepts it, `application/json` otherwise
 /// (the A2A specification's §11.6 form, which the conformance suite checks).
-fn problem(e: RpcError, accept: &HeaderMap) -> Response {
+fn problem(e: Failure, accept: &HeaderMap) -> Response {
     let problem_json = accept
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
@@ -69,23 +64,23 @@ fn problem(e: RpcError, accept: &HeaderMap) -> Response {
     } else {
         "application/json"
     };
-    let kind = kind_of(e.error.code);
+    let kind = e.error.kind;
     let status = if e.status == StatusCode::OK {
         StatusCode::from_u16(kind.http_status()).unwrap_or(StatusCode::BAD_REQUEST)
     } else {
         e.status
     };
-    let details = e.error.data.clone().unwrap_or(Value::Array(Vec::new()));
+    let details = Value::Array(e.error.details());
     let slug = kind.reason().to_ascii_lowercase().replace('_', "-");
     let body = json!({
         "type": format!("https://a2a-protocol.org/errors/{slug}"),
         "title": kind.default_message(),
         "status": status.as_u16(),
-        "detail": e.error.message,
+        "detail": &e.error.message,
         "error": {
             "code": status.as_u16(),
             "status": kind.grpc_status(),
-            "message": e.error.message,
+            "message": &e.error.message,
             "details": details,
         },
     });
@@ -95,26 +90,24 @@ fn problem(e: RpcError, accept: &HeaderMap) -> Response {
         body.to_string(),
     )
         .into_response();
-    for (k, v) in e.headers {
-        r.headers_mut().insert(k, v);
-    }
+    r.headers_mut().extend(e.headers);
     r
 }
 
-fn check_version(headers: &HeaderMap) -> Result<(), RpcError> {
+fn check_version(headers: &HeaderMap) -> Result<(), Failure> {
     let Some(v) = headers.get(v1::VERSION_HEADER) else {
         return Ok(());
     };
     let text = v.to_str().unwrap_or("");
     match v1::parse_version_header(Some(text)) {
         Ok(v1::ProtocolVersion::V1_0) => Ok(()),
-        Ok(v1::ProtocolVersion::V0_3) => Err(from_a2a(
-            A2aError::new(ErrorKind::VersionNotSupported).with_message(
+        Ok(v1::ProtocolVersion::V0_3) => Err(A2aError::new(ErrorKind::VersionNotSupported)
+            .with_message(
                 "the HTTP+JSON binding speaks A2A 1.0 only: send `A2A-Version: 1.0`, or use \
                  JSON-RPC 0.3 at POST /api/v1/a2a",
-            ),
-        )),
-        Err(e) => Err(from_a2a(e)),
+            )
+            .into()),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -141,7 +134,7 @@ async fn answer(
             Ok(req) => run(req, state, &caller, &request_id).await,
             Err(e) => Out::Error {
                 skill: None,
-                error: from_a2a(e),
+                error: e.into(),
             },
         },
     };
@@ -160,13 +153,23 @@ async fn answer(
             r.headers_mut().extend(headers);
             (skill, "ok".to_string(), r)
         }
-        Out::Stream { skill, response } => (
+        Out::Stream {
             skill,
-            "stream".to_string(),
-            response(JsonRpcId::Null, Wire::Rest),
-        ),
+            first,
+            events,
+            headers,
+        } => {
+            let first = event(&ecclesia_a2a::StreamEvent::Task(*first));
+            let r = sse::events(Some(first), events, event, headers);
+            (skill, "stream".to_string(), r)
+        }
         Out::Error { skill, error } => {
-            let code = error.error.code.to_string();
+            if error.error.kind == ErrorKind::RateLimited {
+                if let Some(pool) = error.error.metadata.get("pool") {
+                    state.metrics.rate_limited(pool);
+                }
+            }
+            let code = error.error.code().to_string();
             (skill, code, problem(error, headers))
         }
     };
@@ -181,35 +184,40 @@ async fn answer(
     response
 }
 
+/// One event as a bare `StreamResponse` object.
+fn event(ev: &ecclesia_a2a::StreamEvent) -> Event {
+    let body = stream_response(ev).unwrap_or_else(|_| json!({"error": "internal error"}));
+    Event::default().data(body.to_string())
+}
+
 /// The JSON object of a request body (bounded like the JSON-RPC endpoint's).
-async fn body_object(state: &AppState, body: Body) -> Result<Value, RpcError> {
+async fn body_object(state: &AppState, body: Body) -> Result<Value, Failure> {
     // Bounded in size and in time, as on the JSON-RPC endpoint.
     let limit = state.config.body_limit;
     let read = axum::body::to_bytes(body, limit);
     let bytes = match tokio::time::timeout(state.config.body_timeout, read).await {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(_)) => {
-            return Err(from_a2a(
-                A2aError::new(ErrorKind::InvalidRequest).with_message(format!(
+            return Err(A2aError::new(ErrorKind::InvalidRequest)
+                .with_message(format!(
                     "the request body is unreadable or larger than {limit} bytes"
-                )),
-            ))
+                ))
+                .into())
         }
         Err(_) => {
-            return Err(from_a2a(
-                A2aError::new(ErrorKind::InvalidRequest)
-                    .with_message("the request body was not received in time"),
-            ))
+            return Err(A2aError::new(ErrorKind::InvalidRequest)
+                .with_message("the request body was not received in time")
+                .into())
         }
     };
     match serde_json::from_slice::<Value>(&bytes) {
         Ok(v @ Value::Object(_)) => Ok(v),
-        Ok(_) => Err(from_a2a(
-            A2aError::new(ErrorKind::InvalidRequest).with_message("the body must be a JSON object"),
-        )),
-        Err(e) => Err(from_a2a(
-            A2aError::new(ErrorKind::JsonParse).with_message(format!("Invalid JSON payload: {e}")),
-        )),
+        Ok(_) => Err(A2aError::new(ErrorKind::InvalidRequest)
+            .with_message("the body must be a JSON object")
+            .into()),
+        Err(e) => Err(A2aError::new(ErrorKind::JsonParse)
+            .with_message(format!("Invalid JSON payload: {e}"))
+            .into()),
     }
 }
 
@@ -302,9 +310,11 @@ async fn task_action(
         Some((id, "subscribe")) => (id, Method::SubscribeToTask),
         _ => {
             return problem(
-                from_a2a(A2aError::new(ErrorKind::MethodNotFound).with_message(
-                    "POST /tasks/{id}:cancel or POST /tasks/{id}:subscribe; read a task with GET /tasks/{id}",
-                )),
+                A2aError::new(ErrorKind::MethodNotFound)
+                    .with_message(
+                        "POST /tasks/{id}:cancel or POST /tasks/{id}:subscribe; read a task with GET /tasks/{id}",
+                    )
+                    .into(),
                 &accept,
             )
         }
@@ -312,20 +322,62 @@ async fn task_action(
     answer(&state, caller, &headers, method, json!({"id": id})).await
 }
 
-async fn push_configs(caller: Result<Caller, HttpError>, headers: HeaderMap) -> Response {
-    if let Err(e) = caller {
-        return e.into_response();
+async fn create_push_config(
+    State(state): State<AppState>,
+    caller: Result<Caller, HttpError>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    body: Body,
+) -> Response {
+    let mut params = match body_object(&state, body).await {
+        Ok(p) => p,
+        Err(e) => return problem(e, &headers),
+    };
+    if let Value::Object(m) = &mut params {
+        m.insert("taskId".into(), Value::String(id));
     }
-    let e = A2aError::new(ErrorKind::PushNotificationNotSupported);
-    problem(from_a2a(e), &headers)
+    let method = Method::CreateTaskPushNotificationConfig;
+    answer(&state, caller, &headers, method, params).await
+}
+
+async fn list_push_configs(
+    State(state): State<AppState>,
+    caller: Result<Caller, HttpError>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(query): Query<BTreeMap<String, String>>,
+) -> Response {
+    let mut params = query_object(query);
+    params.insert("taskId".into(), Value::String(id));
+    let method = Method::ListTaskPushNotificationConfigs;
+    answer(&state, caller, &headers, method, Value::Object(params)).await
+}
+
+async fn get_push_config(
+    State(state): State<AppState>,
+    caller: Result<Caller, HttpError>,
+    headers: HeaderMap,
+    Path((id, config)): Path<(String, String)>,
+) -> Response {
+    let params = json!({"taskId": id, "id": config});
+    let method = Method::GetTaskPushNotificationConfig;
+    answer(&state, caller, &headers, method, params).await
+}
+
+async fn delete_push_config(
+    State(state): State<AppState>,
+    caller: Result<Caller, HttpError>,
+    headers: HeaderMap,
+    Path((id, config)): Path<(String, String)>,
+) -> Response {
+    let params = json!({"taskId": id, "id": config});
+    let method = Method::DeleteTaskPushNotificationConfig;
+    answer(&state, caller, &headers, method, params).await
 }
 
 async fn extended_card(caller: Result<Caller, HttpError>, headers: HeaderMap) -> Response {
     if let Err(e) = caller {
         return e.into_response();
     }
-    let e = A2aError::new(ErrorKind::UnsupportedOperation).with_message(
-        "this agent has no extended agent card (capabilities.extendedAgentCard is false)",
-    );
-    problem(from_a2a(e), &headers)
+    problem(extended_card_error().into(), &headers)
 }

@@ -1,178 +1,19 @@
-//! Task persistence: the [`TaskStore`] trait and its embedded SQLite
-//! implementation, which also holds the API keys (see `auth`).
+//! [`SqliteStore`]: tasks (and, in `core::callers`, API keys) in one SQLite database.
 
+use super::{
+    Maintenance, StoreError, StoreLimits, TaskCursor, TaskListQuery, TaskPage, TaskRecord,
+    TaskStore,
+};
 use chrono::{DateTime, TimeZone, Utc};
-use ecclesia_a2a::{Part, Task, TaskState, TaskStatus};
+use ecclesia_a2a::{Part, Task};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::Mutex;
 
-/// A storage failure (I/O, corruption, serialization). Never shown to callers.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// SQLite failed.
-    #[error("sqlite: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    /// A stored task could not be read back.
-    #[error("stored task is unreadable: {0}")]
-    Corrupt(#[from] serde_json::Error),
-    /// A stored task could not be (de)compressed.
-    #[error("stored task is unreadable: {0}")]
-    Io(std::io::Error),
-}
-
-/// A task with what only the server knows about it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TaskRecord {
-    /// The task as the protocol shows it.
-    pub task: Task,
-    /// Who created it (key id, or `anon:<address>`); only they can see it.
-    pub owner: String,
-    /// The skill that runs it.
-    pub skill: String,
-    /// Creation time.
-    pub created_at: DateTime<Utc>,
-    /// After this, the task is gone.
-    pub expires_at: DateTime<Utc>,
-    /// Every status the task went through, oldest first.
-    pub status_history: Vec<TaskStatus>,
-}
-
-impl TaskRecord {
-    /// Set a new status, keeping the old one in the history.
-    pub fn set_status(&mut self, status: TaskStatus) {
-        self.status_history.push(status.clone());
-        self.task.status = status;
-    }
-
-    /// The current state.
-    pub fn state(&self) -> TaskState {
-        self.task.status.state
-    }
-}
-
-/// Where tasks live. Implementations must be safe to share between threads;
-/// calls block (run them on a blocking thread).
-pub trait TaskStore: Send + Sync {
-    /// Insert or replace a task.
-    fn put(&self, rec: &TaskRecord) -> Result<(), StoreError>;
-    /// The task `id` of `owner`, unless it expired; another owner's task is `None`.
-    fn get(
-        &self,
-        id: &str,
-        owner: &str,
-        now: DateTime<Utc>,
-    ) -> Result<Option<TaskRecord>, StoreError>;
-    /// Delete expired tasks; returns how many.
-    fn purge_expired(&self, now: DateTime<Utc>) -> Result<usize, StoreError>;
-    /// Tasks stored and not expired.
-    fn count(&self, now: DateTime<Utc>) -> Result<u64, StoreError>;
-    /// Mark tasks left unfinished by a previous process as failed; returns how many.
-    fn fail_unfinished(&self, now: DateTime<Utc>) -> Result<usize, StoreError>;
-    /// Background upkeep: expire, keep under the size ceiling, reclaim space.
-    /// Works in small steps so that requests never wait long for the store.
-    fn maintain(&self, now: DateTime<Utc>) -> Result<Maintenance, StoreError> {
-        Ok(Maintenance {
-            expired: self.purge_expired(now)?,
-            ..Maintenance::default()
-        })
-    }
-    /// Bytes the store occupies (`None` when unknown).
-    fn size_bytes(&self) -> Option<u64> {
-        None
-    }
-    /// A page of `owner`'s tasks that are not expired, newest first (A2A 1.0 `ListTasks`).
-    fn list(
-        &self,
-        owner: &str,
-        query: &TaskListQuery,
-        now: DateTime<Utc>,
-    ) -> Result<TaskPage, StoreError>;
-}
-
-/// Which of a caller's tasks to list, and from where.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TaskListQuery {
-    /// Only tasks of this context.
-    pub context_id: Option<String>,
-    /// Only tasks in this state.
-    pub state: Option<TaskState>,
-    /// Tasks per page (1 or more).
-    pub page_size: usize,
-    /// Continue after this task (from [`TaskPage::next`]).
-    pub after: Option<TaskCursor>,
-}
-
-/// A position in a caller's task list: the last task of a page.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TaskCursor {
-    /// Its creation time (ms).
-    pub created_ms: i64,
-    /// Its id.
-    pub id: String,
-}
-
-impl TaskCursor {
-    /// The opaque page token (hex of `created_ms.id`).
-    pub fn token(&self) -> String {
-        hex::encode(format!("{}.{}", self.created_ms, self.id))
-    }
-
-    /// Read a page token back; `None` when it is not one this server gave.
-    pub fn from_token(token: &str) -> Option<TaskCursor> {
-        let raw = String::from_utf8(hex::decode(token).ok()?).ok()?;
-        let (ms, id) = raw.split_once('.')?;
-        Some(TaskCursor {
-            created_ms: ms.parse().ok()?,
-            id: id.to_string(),
-        })
-    }
-}
-
-/// One page of a caller's tasks.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct TaskPage {
-    /// The tasks, newest first.
-    pub tasks: Vec<TaskRecord>,
-    /// Where the next page starts, when there is one.
-    pub next: Option<TaskCursor>,
-    /// How many of the caller's tasks match the filters, over all pages.
-    pub total: u64,
-}
-
 /// The most rows one `list` call reads when filtering by context (bounded work per request).
 const LIST_SCAN_LIMIT: usize = 10_000;
-
-/// What one [`TaskStore::maintain`] pass did.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Maintenance {
-    /// Expired tasks deleted.
-    pub expired: usize,
-    /// Finished tasks evicted (oldest first) to stay under the size ceiling.
-    pub evicted: usize,
-    /// Free pages given back to the file system.
-    pub vacuumed_pages: u64,
-}
-
-/// Bounds of the task store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StoreLimits {
-    /// Ceiling on the bytes in use; past it, the oldest finished tasks go.
-    pub max_bytes: u64,
-    /// Tasks kept per caller; past it, that caller's oldest finished tasks go.
-    pub max_per_caller: u64,
-}
-
-impl Default for StoreLimits {
-    fn default() -> Self {
-        StoreLimits {
-            max_bytes: 1024 * 1024 * 1024,
-            max_per_caller: 10_000,
-        }
-    }
-}
 
 /// Rows deleted per statement (each holds the connection for a few milliseconds).
 const BATCH: usize = 500;
@@ -216,6 +57,13 @@ CREATE TABLE IF NOT EXISTS tasks (
 CREATE INDEX IF NOT EXISTS tasks_expires ON tasks(expires_at);
 CREATE INDEX IF NOT EXISTS tasks_created ON tasks(created_at);
 CREATE INDEX IF NOT EXISTS tasks_owner ON tasks(owner, created_at);
+CREATE TABLE IF NOT EXISTS push_configs (
+    task_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    config_json TEXT NOT NULL,
+    PRIMARY KEY (task_id, id)
+);
 CREATE TABLE IF NOT EXISTS api_keys (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -374,6 +222,60 @@ impl SqliteStore {
         owners.insert(owner.to_string(), n);
         Ok(n)
     }
+    /// Update or insert one row (`task` is the encoded task); returns how many tasks the
+    /// owner has over the cap, when over it.
+    fn write(
+        &self,
+        conn: &Connection,
+        rec: &TaskRecord,
+        task: Vec<u8>,
+    ) -> Result<Option<i64>, StoreError> {
+        let updated = conn
+            .prepare_cached(
+                "UPDATE tasks SET state = ?2, expires_at = ?3, task_json = ?4 WHERE id = ?1",
+            )?
+            .execute(params![
+                rec.task.id,
+                rec.state().as_str(),
+                ms(rec.expires_at),
+                task
+            ])?;
+        if updated > 0 {
+            return Ok(None);
+        }
+        let before = self.owner_count(conn, &rec.owner)?;
+        conn.prepare_cached(
+            "INSERT OR REPLACE INTO tasks (id, owner, skill, state, created_at, expires_at, task_json, statuses_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '[]')",
+        )?
+        .execute(params![
+            rec.task.id,
+            rec.owner,
+            rec.skill,
+            rec.state().as_str(),
+            ms(rec.created_at),
+            ms(rec.expires_at),
+            task
+        ])?;
+        let count = before + 1;
+        if let Some(n) = self.owners().get_mut(&rec.owner) {
+            *n = count;
+        }
+        let cap = self.limits().max_per_caller.max(1);
+        Ok((count > cap).then(|| (count - cap) as i64))
+    }
+
+    /// Over the caller's cap: its oldest finished tasks go.
+    fn evict_over_cap(&self, owner: &str, excess: i64) -> Result<(), StoreError> {
+        self.delete_batch(
+            &format!(
+                "SELECT rowid FROM tasks WHERE owner = ?1 AND state IN {TERMINAL} ORDER BY created_at LIMIT ?2"
+            ),
+            &owner,
+            &excess,
+        )?;
+        Ok(())
+    }
 }
 
 /// The task as stored: user messages over [`MAX_STORED_MESSAGE`] are shortened.
@@ -449,50 +351,9 @@ fn from_ms(v: i64) -> DateTime<Utc> {
 impl TaskStore for SqliteStore {
     fn put(&self, rec: &TaskRecord) -> Result<(), StoreError> {
         let task = encode(&rec.task)?;
-        let conn = self.lock();
-        let updated = conn
-            .prepare_cached(
-                "UPDATE tasks SET state = ?2, expires_at = ?3, task_json = ?4 WHERE id = ?1",
-            )?
-            .execute(params![
-                rec.task.id,
-                rec.state().as_str(),
-                ms(rec.expires_at),
-                task
-            ])?;
-        if updated > 0 {
-            return Ok(());
-        }
-        let before = self.owner_count(&conn, &rec.owner)?;
-        conn.prepare_cached(
-            "INSERT OR REPLACE INTO tasks (id, owner, skill, state, created_at, expires_at, task_json, statuses_json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '[]')",
-        )?
-        .execute(params![
-            rec.task.id,
-            rec.owner,
-            rec.skill,
-            rec.state().as_str(),
-            ms(rec.created_at),
-            ms(rec.expires_at),
-            task
-        ])?;
-        let count = before + 1;
-        if let Some(n) = self.owners().get_mut(&rec.owner) {
-            *n = count;
-        }
-        let cap = self.limits().max_per_caller.max(1);
-        if count > cap {
-            // Over the caller's cap: its oldest finished tasks go.
-            drop(conn);
-            let excess = (count - cap) as i64;
-            self.delete_batch(
-                &format!(
-                    "SELECT rowid FROM tasks WHERE owner = ?1 AND state IN {TERMINAL} ORDER BY created_at LIMIT ?2"
-                ),
-                &rec.owner,
-                &excess,
-            )?;
+        let excess = self.write(&self.lock(), rec, task)?;
+        if let Some(excess) = excess {
+            self.evict_over_cap(&rec.owner, excess)?;
         }
         Ok(())
     }
@@ -656,6 +517,11 @@ impl TaskStore for SqliteStore {
                 std::thread::yield_now();
             }
         }
+        // Push configs of tasks that are gone go with them.
+        self.lock().execute(
+            "DELETE FROM push_configs WHERE task_id NOT IN (SELECT id FROM tasks)",
+            [],
+        )?;
         // Every free page goes back, a step at a time.
         let vacuumed_pages = self.vacuum_some(usize::MAX)?;
         Ok(Maintenance {
@@ -682,38 +548,53 @@ impl TaskStore for SqliteStore {
     }
 
     fn fail_unfinished(&self, now: DateTime<Utc>) -> Result<usize, StoreError> {
-        let rows: Vec<(String, String, String)> = {
+        let rows: Vec<(String, String)> = {
             let conn = self.lock();
-            let mut stmt = conn.prepare(
-                "SELECT id, owner, '' FROM tasks WHERE state IN ('submitted', 'working')",
-            )?;
+            let mut stmt = conn
+                .prepare("SELECT id, owner FROM tasks WHERE state IN ('submitted', 'working')")?;
             let rows = stmt
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<_, _>>()?;
             rows
         };
         let mut n = 0;
-        for (id, owner, _) in rows {
+        for (id, owner) in rows {
             if let Some(mut rec) = self.get(&id, &owner, now)? {
-                rec.set_status(crate::runner::status_with_text(
-                    TaskState::Failed,
-                    "the server restarted before this task finished; please send it again",
-                    now,
-                    &rec.task.id,
-                    &rec.task.context_id,
-                ));
+                super::failed_by_restart(&mut rec, now);
                 self.put(&rec)?;
                 n += 1;
             }
         }
         Ok(n)
     }
+
+    fn put_batch(&self, recs: &[TaskRecord]) -> Result<(), StoreError> {
+        let encoded = recs
+            .iter()
+            .map(|r| encode(&r.task))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut over = Vec::new();
+        {
+            let mut conn = self.lock();
+            let tx = conn.transaction()?;
+            for (rec, task) in recs.iter().zip(encoded) {
+                if let Some(excess) = self.write(&tx, rec, task)? {
+                    over.push((rec.owner.clone(), excess));
+                }
+            }
+            tx.commit()?;
+        }
+        for (owner, excess) in over {
+            self.evict_over_cap(&owner, excess)?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ecclesia_a2a::{Artifact, Message, Role};
+    use ecclesia_a2a::{Artifact, Message, Role, TaskState, TaskStatus};
 
     fn rec(id: &str, owner: &str, state: TaskState, at: DateTime<Utc>, text: &str) -> TaskRecord {
         let status = TaskStatus {

@@ -1,25 +1,24 @@
 //! [`AppState`]: everything a handler needs, cheap to clone.
 
-use crate::auth::KeyStore;
 use crate::card::agent_card;
-use crate::clock::{Clock, SystemClock};
 use crate::config::ServerConfig;
-use crate::conn::{Connections, FdLimit};
-use crate::metrics::Metrics;
-use crate::queue::{Lane, LaneKind, LaneLimits, Lanes};
-use crate::ratelimit::{InMemoryLimiter, RateLimiter};
-use crate::runner::SharedEvent;
-use crate::store::{SqliteStore, TaskStore};
-use axum::extract::State;
-use axum::response::IntoResponse;
+use crate::core::bus::{InProcessBus, TaskBus};
+use crate::core::callers::KeyStore;
+use crate::core::clock::{Clock, SystemClock};
+use crate::core::lanes::{Lane, LaneKind, LaneLimits, Lanes};
+use crate::core::limits::{InMemoryLimiter, RateLimiter};
+use crate::core::push::deliver::Push;
+use crate::core::push::PushConfigStore;
+use crate::core::store::{SqliteStore, TaskStore, TaskWriter};
+use crate::http::conn::{Connections, FdLimit};
+use crate::http::metrics::Metrics;
 use ecclesia_a2a::AgentCard;
 use ecclesia_core::SkillRegistry;
-use serde_json::json;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
-use tokio::sync::{broadcast, watch, Notify};
+use tokio::sync::{watch, Notify};
 
 /// A task being worked on right now, in this process.
 #[derive(Debug)]
@@ -32,8 +31,6 @@ pub struct RunningTask {
     pub canceled: Arc<AtomicBool>,
     /// Set when the run is storing its final state (too late to cancel).
     pub finished: Arc<AtomicBool>,
-    /// Stream events for `message/stream` and `tasks/resubscribe` listeners.
-    pub events: broadcast::Sender<SharedEvent>,
     /// Woken on cancel (a run still waiting in its queue gives up its place).
     pub wake: Arc<Notify>,
 }
@@ -81,8 +78,14 @@ pub struct AppState {
     pub card_since: Arc<Swappable<String>>,
     /// Registries swapped in since start.
     pub swaps: Arc<std::sync::atomic::AtomicU64>,
-    /// Task persistence.
+    /// Task persistence (read here; written through [`AppState::writer`]).
     pub tasks: Arc<dyn TaskStore>,
+    /// The write queue in front of [`AppState::tasks`].
+    pub writer: TaskWriter,
+    /// What running tasks share beyond this replica (events, cancellation).
+    pub bus: Arc<dyn TaskBus>,
+    /// Push notifications (configs and delivery), when on.
+    pub push: Option<Arc<Push>>,
     /// API keys.
     pub keys: Arc<dyn KeyStore>,
     /// The SQLite store, kept to checkpoint it on shutdown.
@@ -115,25 +118,27 @@ impl AppState {
     ) -> anyhow::Result<Self> {
         std::fs::create_dir_all(store_dir)?;
         let db = Arc::new(SqliteStore::open(&store_dir.join("state.sqlite"))?);
-        db.set_limits(crate::store::StoreLimits {
+        db.set_limits(crate::core::store::StoreLimits {
             max_bytes: config.max_store_mb.saturating_mul(1024 * 1024),
             max_per_caller: config.max_tasks_per_caller,
         });
-        let failed = db.fail_unfinished(chrono::Utc::now())?;
+        let failed = crate::core::tasks::fail_unfinished(db.as_ref(), chrono::Utc::now())?;
         if failed > 0 {
             tracing::warn!(
                 failed,
                 "tasks left unfinished by the previous run were marked failed"
             );
         }
-        Ok(Self::with_parts(
+        let push = config.push_notifications;
+        let state = Self::with_parts(
             config,
             registry,
             db.clone(),
             db.clone(),
-            Some(db),
+            Some(db.clone()),
             Arc::new(SystemClock),
-        ))
+        );
+        Ok(if push { state.with_push(db) } else { state })
     }
 
     /// State from explicit parts (tests inject a store and a clock here).
@@ -171,6 +176,9 @@ impl AppState {
                     },
                 ),
             },
+            writer: TaskWriter::new(tasks.clone()),
+            bus: Arc::new(InProcessBus::default()),
+            push: None,
             config: Arc::new(config),
             registry: Arc::new(Swappable::new(registry)),
             card: Arc::new(Swappable::new(card)),
@@ -189,12 +197,35 @@ impl AppState {
         }
     }
 
+    /// The same state with another task bus (a shared one, for several replicas).
+    pub fn with_bus(mut self, bus: Arc<dyn TaskBus>) -> Self {
+        self.bus = bus;
+        self
+    }
+
+    /// The same state with push notifications, their configs in `store` (the card then
+    /// declares `capabilities.pushNotifications`).
+    pub fn with_push(mut self, store: Arc<dyn PushConfigStore>) -> Self {
+        self.push = Some(Arc::new(Push::new(store, self.config.push_allow.clone())));
+        let mut card = (*self.card.load()).clone();
+        card.capabilities.push_notifications = Some(true);
+        self.card.store(card);
+        self
+    }
+
+    /// The card for `registry`, with the capabilities of this state.
+    fn card_for(&self, registry: &SkillRegistry) -> AgentCard {
+        let c = &self.config;
+        let mut card = agent_card(registry, &c.public_url, &c.version, c.anonymous);
+        card.capabilities.push_notifications = Some(self.push.is_some());
+        card
+    }
+
     /// Serve `registry` from now on (a new store generation): requests
     /// already running keep the skills they started with, and the old stores
     /// close when the last of them ends.
     pub fn swap_registry(&self, registry: SkillRegistry) {
-        let c = &self.config;
-        let card = agent_card(&registry, &c.public_url, &c.version, c.anonymous);
+        let card = self.card_for(&registry);
         let ids = registry.ids().to_vec();
         self.registry.store(registry);
         self.card.store(card);
@@ -255,16 +286,14 @@ impl AppState {
                     _ = tokio::time::sleep(state.config.purge_every) => {}
                     _ = rx.changed() => return,
                 }
-                let tasks = state.tasks.clone();
-                let now = state.clock.now();
-                match tokio::task::spawn_blocking(move || tasks.maintain(now)).await {
-                    Ok(Ok(m)) if m != Default::default() => tracing::info!(
+                match crate::core::tasks::maintain(&state).await {
+                    Ok(m) if m != Default::default() => tracing::info!(
                         expired = m.expired,
                         evicted = m.evicted,
                         vacuumed_pages = m.vacuumed_pages,
                         "task store upkeep"
                     ),
-                    Ok(Err(e)) => tracing::warn!(error = %e, "task store upkeep failed"),
+                    Err(e) => tracing::warn!(error = %e, "task store upkeep failed"),
                     _ => {}
                 }
             }
@@ -282,62 +311,4 @@ impl AppState {
             db.checkpoint();
         }
     }
-}
-
-pub(crate) async fn healthz() -> impl IntoResponse {
-    axum::Json(json!({"status": "ok"}))
-}
-
-pub(crate) async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
-    let registry = state.registry.load();
-    let skills: serde_json::Map<String, serde_json::Value> =
-        registry.iter().map(|s| (s.card().id, s.status())).collect();
-    let ready = !registry.is_empty();
-    let code = if ready {
-        axum::http::StatusCode::OK
-    } else {
-        axum::http::StatusCode::SERVICE_UNAVAILABLE
-    };
-    (
-        code,
-        axum::Json(json!({
-            "status": if ready { "ready" } else { "no skills loaded (run `ecclesia ingest`)" },
-            "skills": skills,
-            "limits": limits_json(&state),
-            "registry_swaps": state.swaps.load(std::sync::atomic::Ordering::Relaxed),
-            "queues": {
-                "fast": state.lanes.fast.stats(),
-                "slow": state.lanes.slow.stats(),
-            },
-        })),
-    )
-}
-
-/// The connection limits in force, for `/readyz`.
-fn limits_json(state: &AppState) -> serde_json::Value {
-    use std::sync::atomic::Ordering::Relaxed;
-    let c = &state.config;
-    let mut v = json!({
-        "header_read_timeout_secs": c.header_read_timeout.as_secs_f64(),
-        "idle_timeout_secs": c.idle_timeout.as_secs_f64(),
-        "body_timeout_secs": c.body_timeout.as_secs_f64(),
-        "body_limit_bytes": c.body_limit,
-        "max_connections_configured": c.max_connections,
-        "max_connections_per_ip": c.max_connections_per_ip,
-    });
-    if let Some(Some(fd)) = state.fd_limit.get() {
-        v["fd_soft_limit"] = json!(fd.soft);
-        v["fd_hard_limit"] = json!(fd.hard);
-        v["fd_limit_raised"] = json!(fd.raised);
-    }
-    if let Some(conns) = state.connections.get() {
-        let k = &conns.counters;
-        v["max_connections"] = json!(conns.limits().max_connections);
-        v["connections_open"] = json!(conns.open());
-        v["connections_refused"] = json!(k.refused.load(Relaxed));
-        v["connections_evicted"] = json!(k.evicted.load(Relaxed));
-        v["header_timeouts"] = json!(k.header_timeouts.load(Relaxed));
-        v["idle_timeouts"] = json!(k.idle_timeouts.load(Relaxed));
-    }
-    v
 }
