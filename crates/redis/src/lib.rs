@@ -13,6 +13,9 @@
 //! interval), `Open` lets them through unlimited with a logged warning. Unlimited calls (no
 //! pools) never touch Redis.
 
+mod bus;
 mod limiter;
+
+pub use bus::RedisBus;
 
 pub use limiter::{OnOutage, RedisError, RedisLimiter, RedisOptions, OUTAGE_POOL};
