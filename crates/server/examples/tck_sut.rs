@@ -44,6 +44,8 @@ async fn main() -> anyhow::Result<()> {
         anonymous: true,
         listen: addr,
         public_url: format!("http://{addr}"),
+        // The suites' webhook receivers listen on loopback.
+        push_allow: vec!["127.0.0.1".into(), "localhost".into(), "::1".into()],
         ..ServerConfig::default()
     };
     let state = AppState::open(config, registry, dir.path())?;

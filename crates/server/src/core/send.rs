@@ -224,7 +224,11 @@ async fn admit_and_run(
     let first = rec.task.clone();
     let history_length = config.and_then(|c| c.history_length);
     let blocking = config.and_then(|c| c.blocking).unwrap_or(true);
-    let started = tasks::start(state, rec, skill, req, ticket, stream).await;
+    let mode = tasks::StartMode {
+        subscribe: stream,
+        store_working: stream || !blocking,
+    };
+    let started = tasks::start(state, rec, skill, req, ticket, mode).await;
     if stream {
         let events = started
             .events

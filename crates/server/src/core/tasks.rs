@@ -201,16 +201,29 @@ pub(crate) struct Started {
     pub run: tokio::task::JoinHandle<Outcome>,
 }
 
+/// How a task is started.
+pub(crate) struct StartMode {
+    /// Subscribe to its events before anything is published (streaming).
+    pub subscribe: bool,
+    /// Store the `working` state before the run. Needed whenever the caller learns the
+    /// task's id before it ends (streaming, `blocking: false`); a blocking caller learns it
+    /// with the final state, so only that is stored (one write a call instead of two).
+    pub store_working: bool,
+}
+
 /// Register `rec` as running here, mark it `working`, and run `skill` for it in its lane.
-/// With `subscribe`, the events are subscribed to before anything is published.
 pub(crate) async fn start(
     state: &AppState,
     mut rec: TaskRecord,
     skill: Arc<dyn Skill>,
     req: SkillRequest,
     ticket: Ticket,
-    subscribe: bool,
+    mode: StartMode,
 ) -> Started {
+    let StartMode {
+        subscribe,
+        store_working,
+    } = mode;
     let id = rec.task.id.clone();
     let stop = Arc::new(AtomicBool::new(false));
     let canceled = Arc::new(AtomicBool::new(false));
@@ -242,7 +255,9 @@ pub(crate) async fn start(
         None
     };
     rec.set_status(status(TaskState::Working, state.clock.now()));
-    persist(state, &rec).await;
+    if store_working {
+        persist(state, &rec).await;
+    }
     emit(state, &id, status_event(&rec, false), Some(&rec.task));
 
     let state = state.clone();
