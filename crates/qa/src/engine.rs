@@ -7,7 +7,7 @@
 use crate::answer::{citations, strip_model_sources, tidy, Answer, MarkerRewriter};
 use crate::error::QaError;
 use crate::extractive::Extractive;
-use crate::generate::Generator;
+use crate::generate::{Generator, Sampling};
 use crate::injection::looks_like_injection;
 use crate::lang::{detect, Lang};
 use crate::passage::{Passage, Retriever};
@@ -125,6 +125,18 @@ impl QaEngine {
         on_text: &mut dyn FnMut(&str),
         canceled: &dyn Fn() -> bool,
     ) -> Result<Answer, QaError> {
+        self.answer_streaming_sampled(question, &Sampling::default(), on_text, canceled)
+    }
+
+    /// [`QaEngine::answer_streaming`] with the caller's `sampling` (`max_tokens`,
+    /// `temperature`) for a model backend.
+    pub fn answer_streaming_sampled(
+        &self,
+        question: &str,
+        sampling: &Sampling,
+        on_text: &mut dyn FnMut(&str),
+        canceled: &dyn Fn() -> bool,
+    ) -> Result<Answer, QaError> {
         let question = self.check_question(question)?;
         if looks_like_injection(&question) {
             tracing::warn!("question contains instruction-like text; it is treated as data only");
@@ -163,6 +175,7 @@ impl QaEngine {
             self.generator.as_ref(),
             &question,
             &passages,
+            sampling,
             on_text,
             canceled,
         ) {
@@ -177,7 +190,7 @@ impl QaEngine {
                     tracing::warn!(error = %e, "model backend failed; answering extractively");
                     let ex = Extractive::default();
                     let r = self
-                        .generate(&ex, &question, &passages, on_text, canceled)
+                        .generate(&ex, &question, &passages, sampling, on_text, canceled)
                         .map_err(|(e, _)| e)?;
                     (r.0, r.1, "extractive (fallback)".to_string())
                 } else {
@@ -194,6 +207,7 @@ impl QaEngine {
         generator: &dyn Generator,
         question: &str,
         passages: &[Passage],
+        sampling: &Sampling,
         on_text: &mut dyn FnMut(&str),
         canceled: &dyn Fn() -> bool,
     ) -> Result<Generated, (QaError, bool)> {
@@ -211,7 +225,7 @@ impl QaEngine {
                 }
                 Ok(())
             };
-            generator.generate(question, passages, &mut emit)
+            generator.generate_sampled(question, passages, sampling, &mut emit)
         };
         match result {
             Ok(draft) => {

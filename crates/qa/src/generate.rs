@@ -17,6 +17,16 @@ pub struct Draft {
     pub excerpts: Vec<Option<Excerpt>>,
 }
 
+/// A caller's sampling settings for one answer (OpenAI's `max_tokens` and
+/// `temperature`); `None` keeps the backend's configured value.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Sampling {
+    /// Most tokens to generate.
+    pub max_tokens: Option<u32>,
+    /// Sampling temperature.
+    pub temperature: Option<f32>,
+}
+
 /// Receives streamed text; returns `Err(QaError::Canceled)` to stop the generator.
 pub type Emit<'a> = dyn FnMut(&str) -> Result<(), QaError> + 'a;
 
@@ -34,6 +44,18 @@ pub trait Generator: Send + Sync {
         passages: &[Passage],
         emit: &mut Emit<'_>,
     ) -> Result<Draft, QaError>;
+
+    /// [`Generator::generate`] with the caller's `sampling`; backends without
+    /// sampling (the extractive composer) ignore it.
+    fn generate_sampled(
+        &self,
+        question: &str,
+        passages: &[Passage],
+        _sampling: &Sampling,
+        emit: &mut Emit<'_>,
+    ) -> Result<Draft, QaError> {
+        self.generate(question, passages, emit)
+    }
 
     /// The question translated into English for retrieval, when this backend
     /// can translate (a model); `None` otherwise or when translation failed.

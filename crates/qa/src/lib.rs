@@ -74,7 +74,7 @@ pub use corpus::CorpusRetriever;
 pub use engine::{QaConfig, QaEngine};
 pub use error::{BackendFailure, QaError};
 pub use extractive::Extractive;
-pub use generate::{Draft, Emit, Generator};
+pub use generate::{Draft, Emit, Generator, Sampling};
 pub use injection::looks_like_injection;
 pub use integrity::citation_problems;
 #[cfg(feature = "local")]

@@ -7,7 +7,7 @@
 
 use crate::answer::defuse_markers;
 use crate::error::{BackendFailure, QaError};
-use crate::generate::{Draft, Emit, Generator};
+use crate::generate::{Draft, Emit, Generator, Sampling};
 use crate::passage::Passage;
 use crate::text::{best_excerpt, content_terms};
 use serde_json::{json, Value};
@@ -152,12 +152,12 @@ impl OpenAiBackend {
         &self.url
     }
 
-    fn body(&self, question: &str, passages: &[Passage]) -> String {
+    fn body(&self, question: &str, passages: &[Passage], sampling: &Sampling) -> String {
         json!({
             "model": self.config.model,
             "stream": self.config.stream,
-            "temperature": self.config.temperature,
-            "max_tokens": self.config.max_tokens,
+            "temperature": sampling.temperature.unwrap_or(self.config.temperature),
+            "max_tokens": sampling.max_tokens.unwrap_or(self.config.max_tokens),
             "messages": [
                 {"role": "system", "content": SYSTEM_PROMPT},
                 {"role": "user", "content": user_prompt(question, passages)},
@@ -319,7 +319,17 @@ impl Generator for OpenAiBackend {
         passages: &[Passage],
         emit: &mut Emit<'_>,
     ) -> Result<Draft, QaError> {
-        let body = self.body(question, passages);
+        self.generate_sampled(question, passages, &Sampling::default(), emit)
+    }
+
+    fn generate_sampled(
+        &self,
+        question: &str,
+        passages: &[Passage],
+        sampling: &Sampling,
+        emit: &mut Emit<'_>,
+    ) -> Result<Draft, QaError> {
+        let body = self.body(question, passages, sampling);
         let mut attempt = 0;
         loop {
             let mut text = String::new();

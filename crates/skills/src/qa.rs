@@ -11,7 +11,7 @@ use ecclesia_core::{
     SkillRequest,
 };
 use ecclesia_corpus::Corpus;
-use ecclesia_qa::{Answer, CorpusRetriever, Extractive, QaEngine, QaError, QaSettings};
+use ecclesia_qa::{Answer, CorpusRetriever, Extractive, QaEngine, QaError, QaSettings, Sampling};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -145,9 +145,26 @@ impl Skill for CatholicQa {
             first = false;
         };
         let canceled = || ctx.is_canceled();
+        // OpenAI's sampling settings, as the chat completions API passes them on.
+        let sampling = Sampling {
+            max_tokens: req
+                .int_field("max_tokens")?
+                .map(|n| n.clamp(1, u32::MAX as i64) as u32),
+            temperature: match req.data.get("temperature") {
+                None | Some(serde_json::Value::Null) => None,
+                Some(v) => match v.as_f64() {
+                    Some(t) if (0.0..=2.0).contains(&t) => Some(t as f32),
+                    _ => {
+                        return Err(SkillError::InvalidParams(format!(
+                            "data.temperature must be a number from 0 to 2, not {v}"
+                        )))
+                    }
+                },
+            },
+        };
         let answer = self
             .engine
-            .answer_streaming(&question, &mut on_text, &canceled)
+            .answer_streaming_sampled(&question, &sampling, &mut on_text, &canceled)
             .map_err(skill_error)?;
         ctx.check()?;
         if ctx.is_streaming() {

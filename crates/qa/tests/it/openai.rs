@@ -242,3 +242,22 @@ fn long_passages_are_bounded_in_the_prompt() {
     );
     assert!(body.contains("The Eucharist is the bread of life."));
 }
+
+#[test]
+fn a_callers_max_tokens_and_temperature_reach_the_backend() {
+    let server = start(vec![Reply::Json("Christ is present [1].".into())]);
+    let e = engine(&server.url, false, false);
+    e.answer(Q).unwrap();
+    let sampling = ecclesia_qa::Sampling {
+        max_tokens: Some(77),
+        temperature: Some(1.25),
+    };
+    e.answer_streaming_sampled(Q, &sampling, &mut |_| {}, &|| false)
+        .unwrap();
+    let seen = server.seen.lock().unwrap();
+    assert_eq!(seen.len(), 2);
+    // The configured values, then the caller's.
+    assert_eq!(seen[0].body["max_tokens"], 1200);
+    assert_eq!(seen[1].body["max_tokens"], 77);
+    assert_eq!(seen[1].body["temperature"], 1.25);
+}
