@@ -5,6 +5,7 @@
 use crate::handler::EcclesiaMcp;
 use crate::runner::Runner;
 use axum::extract::{FromRequestParts, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
@@ -37,17 +38,34 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(state, authenticate))
 }
 
-/// 401 (with `WWW-Authenticate: Bearer`) unless the key is valid, exactly as A2A.
+/// 401 (with `WWW-Authenticate: Bearer`) unless the key is valid, exactly as
+/// A2A; then 413 for a body whose declared length is over `body_limit`, before
+/// any of it is read (the SDK bounds the bodies that declare none as it reads).
 async fn authenticate(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let (mut parts, body) = req.into_parts();
-    match Caller::from_request_parts(&mut parts, &state).await {
-        Ok(caller) => {
-            tracing::debug!(caller = %caller.id, plan = %caller.plan_name, "mcp request");
-            parts.extensions.insert(caller);
-            next.run(Request::from_parts(parts, body)).await
-        }
-        Err(rejection) => rejection.into_response(),
+    let caller = match Caller::from_request_parts(&mut parts, &state).await {
+        Ok(caller) => caller,
+        Err(rejection) => return rejection.into_response(),
+    };
+    let limit = state.config.body_limit;
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {
+            "code": -32600,
+            "message": format!("the request body is over the limit of {limit} bytes"),
+        }});
+        let mut resp = (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(body)).into_response();
+        resp.headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return resp;
     }
+    tracing::debug!(caller = %caller.id, plan = %caller.plan_name, "mcp request");
+    parts.extensions.insert(caller);
+    next.run(Request::from_parts(parts, body)).await
 }
 
 /// `scheme://authority` of a URL, and its authority.

@@ -191,6 +191,16 @@ async fn oversized_bodies_are_refused() {
     )
     .await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    // A declared length over the limit is refused before the body is read.
+    let small = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    let mut req = post("/mcp", Some(&s.token), &small)
+        .body(Body::from(small.to_string()))
+        .unwrap();
+    req.headers_mut()
+        .insert(header::CONTENT_LENGTH, (8 * 1024 * 1024).into());
+    let (status, _, body) = send(&s.app, req).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(body.contains("over the limit"), "{body}");
 }
 
 #[tokio::test]
