@@ -5,7 +5,9 @@
 //! (`ECCLESIA_REQUIRE_INTEROP=1`) a missing SDK is a failure.
 
 use ecclesia_a2a::{AgentSkill, Artifact, Part};
-use ecclesia_core::{artifact, skill_card, Skill, SkillContext, SkillError, SkillRegistry, SkillRequest};
+use ecclesia_core::{
+    artifact, skill_card, Skill, SkillContext, SkillError, SkillRegistry, SkillRequest,
+};
 use ecclesia_server::{AppState, CardSigner, Clock, ServerConfig, SqliteStore, SystemClock};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -32,7 +34,7 @@ impl Skill for Named {
 struct Server {
     url: String,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<std::io::Result<()>>,
+    task: tokio::task::JoinHandle<anyhow::Result<()>>,
 }
 
 async fn start(sign: bool) -> Server {
@@ -66,7 +68,11 @@ async fn start(sign: bool) -> Server {
     let task = tokio::spawn(ecclesia_server::serve(listener, state, async {
         let _ = rx.await;
     }));
-    Server { url, stop: Some(tx), task }
+    Server {
+        url,
+        stop: Some(tx),
+        task,
+    }
 }
 
 impl Server {
@@ -84,7 +90,9 @@ async fn get(url: &str, version: Option<&str>) -> (u16, Option<String>, serde_js
     let rest = url.strip_prefix("http://").unwrap();
     let (host, path) = rest.split_once('/').unwrap();
     let (host, path) = (host.to_string(), format!("/{path}"));
-    let version = version.map(|v| format!("A2A-Version: {v}\r\n")).unwrap_or_default();
+    let version = version
+        .map(|v| format!("A2A-Version: {v}\r\n"))
+        .unwrap_or_default();
     tokio::task::spawn_blocking(move || {
         let mut conn = std::net::TcpStream::connect(&host).unwrap();
         write!(
@@ -95,12 +103,20 @@ async fn get(url: &str, version: Option<&str>) -> (u16, Option<String>, serde_js
         let mut text = String::new();
         conn.read_to_string(&mut text).unwrap();
         let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-        let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let status = head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
         let etag = head
             .lines()
             .find(|l| l.to_ascii_lowercase().starts_with("etag:"))
             .map(|l| l[5..].trim().to_string());
-        (status, etag, serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
+        (
+            status,
+            etag,
+            serde_json::from_str(body).unwrap_or(serde_json::Value::Null),
+        )
     })
     .await
     .unwrap()
@@ -113,7 +129,10 @@ async fn signed_card_is_stable_and_only_in_the_1_0_shape() {
     let (status, etag, v1) = get(&card, Some("1.0")).await;
     assert_eq!(status, 200);
     let sig = &v1["signatures"][0];
-    assert!(sig["protected"].is_string() && sig["signature"].is_string(), "{v1}");
+    assert!(
+        sig["protected"].is_string() && sig["signature"].is_string(),
+        "{v1}"
+    );
     // Deterministic signatures keep the validator stable.
     let (_, again, _) = get(&card, Some("1.0")).await;
     assert_eq!(etag, again);
@@ -127,9 +146,17 @@ async fn signed_card_is_stable_and_only_in_the_1_0_shape() {
     s.stop().await;
 
     let plain = start(false).await;
-    let (_, _, v1) = get(&format!("{}/.well-known/agent-card.json", plain.url), Some("1.0")).await;
+    let (_, _, v1) = get(
+        &format!("{}/.well-known/agent-card.json", plain.url),
+        Some("1.0"),
+    )
+    .await;
     assert!(v1.get("signatures").is_none());
-    let (status, _, _) = get(&format!("{}{}", plain.url, ecclesia_server::JWKS_PATH), None).await;
+    let (status, _, _) = get(
+        &format!("{}{}", plain.url, ecclesia_server::JWKS_PATH),
+        None,
+    )
+    .await;
     assert_eq!(status, 404);
     plain.stop().await;
 }
