@@ -115,9 +115,9 @@ const WORDS: &[(Lang, &[&str])] = &[
     (
         Lang::La,
         &[
-            "quid", "est", "estne", "num", "nonne", "et", "de", "quae", "qui", "quod", "sunt", "docet", "ecclesia", "cur",
-            "quomodo", "ubi", "quis", "an", "in", "ad", "cum", "non", "secundum", "dicit", "nobis",
-            "sit", "esse", "dei", "christi",
+            "quid", "est", "estne", "num", "nonne", "et", "de", "quae", "qui", "quod", "sunt",
+            "docet", "ecclesia", "cur", "quomodo", "ubi", "quis", "an", "in", "ad", "cum", "non",
+            "secundum", "dicit", "nobis", "sit", "esse", "dei", "christi",
         ],
     ),
     (

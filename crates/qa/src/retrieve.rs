@@ -307,7 +307,15 @@ pub fn gather_with(
         }
     }
 
-    // 2. Search.
+    // 2. Search. A question with a generic opening ("What does the Church
+    // teach about grace?") weighs its subject twice: "Church" and "teach"
+    // otherwise find the catechism on who can be saved and grace at meals.
+    let subject = crate::translate::english_terms(&topic_phrase(question));
+    let query = if verses.is_empty() && subject.trim() != question.trim() {
+        format!("{subject} {query}")
+    } else {
+        query
+    };
     let hits = retriever.search(&query, cfg.candidates)?;
     let top = hits.first().map(|h| h.score).filter(|s| *s > 0.0);
     let n_hits = hits.len().max(1) as f32;
@@ -357,6 +365,23 @@ pub fn gather_with(
                 None => weight * (1.0 - rank as f32 / k as f32),
             };
             let score = rr.score(norm, &p);
+            cands.push(Candidate {
+                passage: p,
+                score,
+                pinned: false,
+            });
+        }
+    }
+
+    // 2c. The catechism's own question on the subject ("What is grace?"),
+    // which the rerank lifts when its subject is the one asked about.
+    if verses.is_empty() && !rr.topic.is_empty() {
+        let q = format!("What is {subject}? {subject}");
+        for p in retriever.search_kind(&q, SourceKind::Catechism, 8)? {
+            if rr.asked(&p) <= 0.0 {
+                continue;
+            }
+            let score = rr.score(0.6, &p);
             cands.push(Candidate {
                 passage: p,
                 score,

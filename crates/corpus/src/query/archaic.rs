@@ -26,7 +26,7 @@ const GROUPS: &[&[&str]] = &[
     &["are", "art"],
     &["were", "wert"],
     &["rest", "repose"],
-    &["rests", "reposes", "reposeth"],
+    &["rests", "reposes", "reposeth", "repose"],
     &["restless", "unquiet", "disquieted"],
     &["to", "unto"],
     &["truly", "verily", "amen"],

@@ -2,8 +2,10 @@
 //! (`crates/corpus/data/glossary.tsv`, the same file the lexical search
 //! translates queries with) as faith evidence for the classifier: a question
 //! that names one of its concepts in Latin, Czech, Chinese, Bengali, Konkani,
-//! Italian, Spanish, Portuguese or French speaks of the faith. English terms
-//! are left to the curated English lexicon ([`super::faith`]).
+//! Italian, Spanish, Portuguese or French speaks of the faith; so do its
+//! English terms, except those that as often name something else (the mass of
+//! the sun, a city council), which are left to the English lexicon
+//! ([`super::faith`]).
 //!
 //! A concept counts 2, enough on its own; the everyday ones (war, work,
 //! family, the state, truth, death …) count 1, so "¿Cuál es el mejor coche
@@ -16,11 +18,118 @@ const DATA: &str = include_str!("../../../corpus/data/glossary.tsv");
 
 /// English heads of concepts too common in everyday questions to count 2.
 const EVERYDAY: &[&str] = &[
-    "war", "peace", "the poor", "work", "wages", "family", "state", "conscience", "truth",
-    "dignity", "education", "suffering", "evil", "death", "lying", "theft", "murder",
-    "religious freedom", "justice", "pilgrimage", "the Holy Land", "teaching", "creation",
-    "the Passion", "pride", "obedience", "humility", "virtue", "mercy", "hope", "charity",
-    "Peter", "Paul", "Joseph",
+    "war",
+    "peace",
+    "the poor",
+    "work",
+    "wages",
+    "family",
+    "state",
+    "conscience",
+    "truth",
+    "dignity",
+    "education",
+    "suffering",
+    "evil",
+    "death",
+    "lying",
+    "theft",
+    "murder",
+    "religious freedom",
+    "justice",
+    "pilgrimage",
+    "the Holy Land",
+    "teaching",
+    "creation",
+    "the Passion",
+    "pride",
+    "obedience",
+    "humility",
+    "virtue",
+    "mercy",
+    "hope",
+    "charity",
+    "Peter",
+    "Paul",
+    "Joseph",
+];
+
+/// English terms that name other things just as often (the mass of the sun,
+/// a red cross, a city council, Angel Falls); the English lexicon weighs them
+/// in context instead.
+const ENGLISH_AMBIGUOUS: &[&str] = &[
+    "mass",
+    "cross",
+    "crucifixion",
+    "council",
+    "passion",
+    "sacrifice",
+    "fast",
+    "fasting",
+    "creed",
+    "angel",
+    "devil",
+    "satan",
+    "state",
+    "work",
+    "labour",
+    "workers",
+    "wages",
+    "family",
+    "peace",
+    "war",
+    "education",
+    "schools",
+    "the poor",
+    "poverty",
+    "truth",
+    "death",
+    "evil",
+    "suffering",
+    "liberty",
+    "religious freedom",
+    "justice",
+    "just",
+    "love",
+    "hope",
+    "pride",
+    "virtue",
+    "virtues",
+    "creation",
+    "dignity",
+    "human dignity",
+    "obedience",
+    "humility",
+    "mercy",
+    "pilgrimage",
+    "the holy land",
+    "palestine",
+    "peter",
+    "paul",
+    "joseph",
+    "fatima",
+    "our lady of fatima",
+    "teaching",
+    "doctrine",
+    "lie",
+    "lying",
+    "killing",
+    "murder",
+    "theft",
+    "stealing",
+    "adoration",
+    "miracle",
+    "miracles",
+    "judgment",
+    "conscience",
+    "sunday",
+    "lord's day",
+    "christmas",
+    "easter",
+    "lent",
+    "pray",
+    "purity",
+    "chastity",
 ];
 
 /// One concept: its name and folded terms in the other languages.
@@ -41,7 +150,11 @@ fn term(variant: &str) -> Option<String> {
     if f.is_empty() {
         return None;
     }
-    Some(if prefix { format!("{f}*") } else { f.to_string() })
+    Some(if prefix {
+        format!("{f}*")
+    } else {
+        f.to_string()
+    })
 }
 
 fn parse(text: &str) -> Vec<GlossaryConcept> {
@@ -55,15 +168,27 @@ fn parse(text: &str) -> Vec<GlossaryConcept> {
             continue;
         }
         let name = cells[0].split('|').next().unwrap_or("").trim().to_string();
+        let english = cells[0]
+            .split('|')
+            .filter(|t| !ENGLISH_AMBIGUOUS.contains(&t.trim().to_lowercase().as_str()));
         let terms: Vec<String> = cells[1..]
             .iter()
             .flat_map(|c| c.split('|'))
+            .chain(english)
             .filter_map(term)
             // two-letter Latin-script words ("fe", "pax") are too ambiguous alone
             .filter(|t| t.chars().count() > 2 || !t.chars().all(|c| c.is_ascii_alphabetic()))
             .collect();
-        let weight = if EVERYDAY.contains(&name.as_str()) { 1 } else { 2 };
-        out.push(GlossaryConcept { name, weight, terms });
+        let weight = if EVERYDAY.contains(&name.as_str()) {
+            1
+        } else {
+            2
+        };
+        out.push(GlossaryConcept {
+            name,
+            weight,
+            terms,
+        });
     }
     out
 }
