@@ -6,6 +6,7 @@ mod call;
 mod config;
 mod corpus_cmd;
 mod directory_cmd;
+mod embeddings_cmd;
 mod liturgy_cmd;
 mod progress;
 mod qa_cmd;
@@ -63,6 +64,9 @@ enum Command {
     Lookup(directory_cmd::LookupArgs),
     /// Search the document corpus.
     Search(corpus_cmd::SearchArgs),
+    /// Export or import the transformer vectors (same model and store generation).
+    #[command(subcommand)]
+    Embeddings(embeddings_cmd::EmbeddingsCommand),
     /// Print a document (or one section of it) by id.
     Fetch(corpus_cmd::FetchArgs),
     /// Serve the ten skills over MCP on stdin/stdout (Claude Desktop, Claude Code, Cursor).
@@ -215,6 +219,7 @@ fn run(cli: Cli) -> Result<()> {
             generation_dir(&r, "corpus")?;
             corpus_cmd::search(args, &skill_env(&r, None, None)?)
         }
+        Command::Embeddings(cmd) => embeddings_cmd::run(cmd, &skill_env(&r, None, None)?),
         Command::Fetch(args) => corpus_cmd::fetch(args, &generation_dir(&r, "corpus")?),
         Command::Mcp => {
             // Never ingest here: stdout carries the protocol and must stay clean.
