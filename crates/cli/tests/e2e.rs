@@ -1,7 +1,12 @@
 //! End to end: the `ecclesia` binary ingests the real datasets (the Church
 //! Fathers capped so the debug build stays quick), serves on a loopback port,
 //! and every product skill is called over HTTP — with plain JSON-RPC and with
-//! the official Python SDK.
+//! the official Python SDK. The other surfaces of the same server (MCP over
+//! stdio and Streamable HTTP, the OpenAI API, the Search API) are in
+//! `e2e/surfaces.rs`.
+
+#[path = "e2e/surfaces.rs"]
+mod surfaces;
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
@@ -17,6 +22,10 @@ fn data_dir() -> PathBuf {
 struct Server {
     child: Child,
     url: String,
+    /// A key on `enterprise` (the server is anonymous too; the `openai` client always sends a key).
+    key: String,
+    /// A key on `tiny` (6 calls, 2 `catholic_qa` a minute), for the shared-pool test alone.
+    tiny_key: String,
     _store: tempfile::TempDir,
 }
 
@@ -45,17 +54,21 @@ fn server() -> &'static Server {
         // The transformer model, when fetched (scripts/fetch-model.sh).
         let config = store.path().join("ecclesia.toml");
         let model = model_dir();
+        let corpus = match &model {
+            Some(m) => format!(
+                "[corpus]\nmodel_dir = {:?}\nbatch = 8\n",
+                m.display().to_string()
+            ),
+            None => "[corpus]\nembeddings = \"off\"\n".to_string(),
+        };
+        // `[time] today` for `ecclesia mcp` (stdio), as `--today` is for the server.
         std::fs::write(
             &config,
-            match &model {
-                Some(m) => format!(
-                    "[corpus]\nmodel_dir = {:?}\nbatch = 8\n",
-                    m.display().to_string()
-                ),
-                None => "[corpus]\nembeddings = \"off\"\n".to_string(),
-            },
+            format!("[time]\ntoday = \"2026-11-30\"\n\n[plans.tiny]\nsend_per_minute = 6\nqa_per_minute = 2\n\n{corpus}"),
         )
         .unwrap();
+        let key = create_key(store.path(), &config, "interop", "enterprise");
+        let tiny_key = create_key(store.path(), &config, "tiny", "tiny");
         let mut child = Command::new(env!("CARGO_BIN_EXE_ecclesia"))
             .args(["serve", "--anonymous", "--today", "2026-11-30"])
             .arg("--config")
@@ -108,9 +121,32 @@ fn server() -> &'static Server {
         Server {
             child,
             url,
+            key,
+            tiny_key,
             _store: store,
         }
     })
+}
+
+/// `ecclesia keys create` in `store`: the token it prints.
+fn create_key(store: &std::path::Path, config: &std::path::Path, name: &str, plan: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_ecclesia"))
+        .args(["keys", "create", "--name", name, "--plan", plan])
+        .arg("--store")
+        .arg(store)
+        .arg("--config")
+        .arg(config)
+        .env("ECCLESIA_LOG", "warn")
+        .output()
+        .expect("run ecclesia keys create");
+    assert!(
+        out.status.success(),
+        "keys create: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let token = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(token.starts_with("ecc_"), "no token in {token:?}");
+    token
 }
 
 static SERVER_PID: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);

@@ -5,7 +5,7 @@
 use crate::handler::EcclesiaMcp;
 use crate::runner::Runner;
 use axum::extract::{FromRequestParts, Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
@@ -58,10 +58,7 @@ async fn authenticate(State(state): State<AppState>, req: Request, next: Next) -
             "code": -32600,
             "message": format!("the request body is over the limit of {limit} bytes"),
         }});
-        let mut resp = (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(body)).into_response();
-        resp.headers_mut()
-            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-        return resp;
+        return (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(body)).into_response();
     }
     tracing::debug!(caller = %caller.id, plan = %caller.plan_name, "mcp request");
     parts.extensions.insert(caller);
