@@ -689,7 +689,11 @@ impl Corpus {
         } else {
             mode
         };
+        // The vector models are English: a question in another language is embedded with
+        // the glossary's English renderings of its terms beside it.
+        let vector_query = crate::query::english(query);
         let dense_lists = || {
+            let query = vector_query.as_str();
             let mut lists = Vec::with_capacity(2);
             // A transformer list that can rank only part of the candidates
             // gets that share of its weight (while the background vectors
