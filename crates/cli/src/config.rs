@@ -29,6 +29,12 @@ pub struct FileConfig {
     /// `[plans.<name>]`
     #[serde(default)]
     pub plans: BTreeMap<String, Plan>,
+    /// `[state]`: tasks and keys shared by replicas (PostgreSQL).
+    #[serde(default)]
+    pub state: StateSection,
+    /// `[limits]`: rate limits shared by replicas (Redis).
+    #[serde(default)]
+    pub limits: LimitsSection,
     /// Per-domain sections (`[liturgy]`, `[directory]`, `[corpus]`, `[qa]`), handed to the skills.
     #[serde(flatten)]
     pub domains: BTreeMap<String, toml::Value>,
@@ -88,6 +94,30 @@ pub struct TasksSection {
     pub max_per_caller: Option<u64>,
 }
 
+/// `[state]`
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StateSection {
+    /// `postgres://user:password@host:port/database` (default: the embedded SQLite store).
+    pub url: Option<String>,
+    /// Connections per replica (default 16).
+    pub pool_size: Option<usize>,
+    /// Seconds after which a silent replica's running tasks are failed (default 30).
+    pub lease_secs: Option<u64>,
+}
+
+/// `[limits]`
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsSection {
+    /// `redis://host:port/` (default: limits counted in process).
+    pub url: Option<String>,
+    /// While Redis is unreachable: `"closed"` (refuse limited calls, default) or `"open"`.
+    pub on_outage: Option<String>,
+    /// The longest a request waits for Redis, in ms (default 250).
+    pub timeout_ms: Option<u64>,
+}
+
 /// `[paths]`
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -125,7 +155,7 @@ impl FileConfig {
         for (name, v) in &cfg.domains {
             if !DOMAIN_SECTIONS.contains(&name.as_str()) {
                 anyhow::bail!(
-                    "in the config file {}: unknown section or key `{name}` (expected server, paths, time, tasks, plans, {})",
+                    "in the config file {}: unknown section or key `{name}` (expected server, paths, time, tasks, plans, state, limits, {})",
                     path.display(),
                     DOMAIN_SECTIONS.join(", ")
                 );

@@ -10,12 +10,13 @@ mod embeddings_cmd;
 mod liturgy_cmd;
 mod progress;
 mod qa_cmd;
+mod shared_state;
 
 use anyhow::{bail, Context, Result};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use config::FileConfig;
 use ecclesia_core::StoreLayout;
-use ecclesia_server::{AppState, KeyStore, ServerConfig, SqliteStore};
+use ecclesia_server::ServerConfig;
 use ecclesia_skills::SkillEnv;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -35,6 +36,9 @@ struct Cli {
     /// Where the built stores, tasks and keys live. Default: ./store.
     #[arg(long, env = "ECCLESIA_STORE", global = true)]
     store: Option<PathBuf>,
+    /// Tasks and keys shared by many replicas: `postgres://…` (default: SQLite in the store).
+    #[arg(long, env = "ECCLESIA_STATE", global = true, value_name = "URL")]
+    state: Option<String>,
     /// Log as JSON lines instead of text.
     #[arg(long, env = "ECCLESIA_LOG_JSON", global = true)]
     log_json: bool,
@@ -48,6 +52,12 @@ enum Command {
     Serve(ServeArgs),
     /// Build the stores from the datasets (aside, then swapped in atomically).
     Ingest,
+    /// Name a built generation (default: the store's current one) as the one every replica
+    /// on the shared state (`--state postgres://…`) serves.
+    Publish {
+        /// The generation's directory name under the store (`gen-…`).
+        generation: Option<String>,
+    },
     /// Manage API keys.
     #[command(subcommand)]
     Keys(KeysCommand),
@@ -76,6 +86,12 @@ enum Command {
 
 #[derive(clap::Args)]
 struct ServeArgs {
+    /// Rate limits shared by many replicas: `redis://…` (default: counted in process).
+    #[arg(long, env = "ECCLESIA_LIMITS", value_name = "URL")]
+    limits: Option<String>,
+    /// While Redis is unreachable: `closed` (refuse limited calls) or `open` (let them through).
+    #[arg(long, env = "ECCLESIA_LIMITS_ON_OUTAGE", value_name = "POLICY")]
+    limits_on_outage: Option<String>,
     /// Address to listen on.
     #[arg(long, env = "ECCLESIA_LISTEN")]
     listen: Option<SocketAddr>,
@@ -121,6 +137,8 @@ struct Resolved {
     file: FileConfig,
     data: PathBuf,
     store: PathBuf,
+    /// The shared state's URL (`--state`, else `[state] url`).
+    state: Option<String>,
 }
 
 fn resolve(cli: &Cli) -> Result<Resolved> {
@@ -135,7 +153,13 @@ fn resolve(cli: &Cli) -> Result<Resolved> {
         .clone()
         .or_else(|| file.paths.store.clone())
         .unwrap_or_else(|| PathBuf::from("store"));
-    Ok(Resolved { file, data, store })
+    let state = cli.state.clone().or_else(|| file.state.url.clone());
+    Ok(Resolved {
+        file,
+        data,
+        store,
+        state,
+    })
 }
 
 /// The subcommands whose own `--data` means something else (a JSON payload):
@@ -210,6 +234,7 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Serve(args) => serve(args, r),
         Command::Ingest => ingest(&r).map(|_| ()),
+        Command::Publish { generation } => publish(generation, &r),
         Command::Keys(cmd) => keys(cmd, &r),
         Command::Sources => sources(&r),
         Command::Call(args) => call::run(args),
@@ -385,7 +410,15 @@ fn serve(args: ServeArgs, r: Resolved) -> Result<()> {
         ingest(&r)?;
     }
     std::fs::create_dir_all(&r.store)?;
-    let db = SqliteStore::open(&r.store.join("state.sqlite"))?;
+    let shared =
+        shared_state::SharedState::open(r.state.as_deref(), &r.file.state, &r.store, true)?;
+    let limits_url = args.limits.clone().or_else(|| r.file.limits.url.clone());
+    let limiter = shared_state::limiter(
+        limits_url.as_deref(),
+        args.limits_on_outage.as_deref(),
+        &r.file.limits,
+    )?;
+    let db = shared.keys()?;
     if !config.listen.ip().is_loopback() && !config.anonymous && !db.has_active_keys()? {
         bail!(
             "refusing to listen on {} with no API keys: create one with `ecclesia keys create --name NAME --plan pro`, \
@@ -396,13 +429,23 @@ fn serve(args: ServeArgs, r: Resolved) -> Result<()> {
     drop(db);
     let mut env = skill_env(&r, args.today, args.timezone.clone())?;
     env.background = true;
+    // With a shared state, the published generation (when this replica has it) is served.
+    if let Some(published) = shared.published_generation(&r.store) {
+        env.generation = Some(published);
+    }
     let registry = ecclesia_skills::build_registry(&env);
     tracing::info!(skills = ?registry.ids(), "skills loaded");
-    let state = AppState::open(config.clone(), registry, &r.store)?;
+    let mut state = shared.app_state(config.clone(), registry, &r.store)?;
+    if let Some(limiter) = limiter {
+        state.limiter = limiter;
+    }
+    let state = shared.with_bus(state, limits_url.as_deref())?;
     // A generation published by a later `ecclesia ingest` is picked up without a restart.
     let served = std::sync::Mutex::new(env.generation.clone());
     let check = move || {
-        let current = StoreLayout::new(&r.store).current();
+        let current = shared
+            .published_generation(&r.store)
+            .or_else(|| StoreLayout::new(&r.store).current());
         let mut served = served.lock().unwrap_or_else(|e| e.into_inner());
         if current.is_none() || current == *served {
             return None;
@@ -458,8 +501,8 @@ async fn shutdown_signal() {
 }
 
 fn keys(cmd: KeysCommand, r: &Resolved) -> Result<()> {
-    std::fs::create_dir_all(&r.store)?;
-    let db = SqliteStore::open(&r.store.join("state.sqlite"))?;
+    let db = shared_state::SharedState::open(r.state.as_deref(), &r.file.state, &r.store, false)?
+        .keys()?;
     match cmd {
         KeysCommand::Create { name, plan } => {
             let name = name.trim();
@@ -506,6 +549,28 @@ fn keys(cmd: KeysCommand, r: &Resolved) -> Result<()> {
             println!("Revoked {n} key(s).");
         }
     }
+    Ok(())
+}
+
+fn publish(generation: Option<String>, r: &Resolved) -> Result<()> {
+    let name = match generation {
+        Some(g) => g,
+        None => StoreLayout::new(&r.store)
+            .current()
+            .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .with_context(|| {
+                format!(
+                    "the store {} has no current generation: run `ecclesia ingest`",
+                    r.store.display()
+                )
+            })?,
+    };
+    if !r.store.join(&name).is_dir() {
+        bail!("{} has no generation {name:?}", r.store.display());
+    }
+    shared_state::SharedState::open(r.state.as_deref(), &r.file.state, &r.store, false)?
+        .publish(&name)?;
+    println!("Published {name}: replicas on the shared state switch to it when they have it.");
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! Two replicas of the real `ecclesia` binary on one PostgreSQL and one Redis, behind a real
-//! HAProxy: tasks are shared, a plan's limit holds across replicas, `kill -9` of a replica
+//! HAProxy: tasks are shared, a task running on one is streamed and cancelled through the
+//! other (the task bus on Redis), a plan's limit holds across replicas, `kill -9` of a replica
 //! under load loses no completed task and fails its running ones within the lease, and a
 //! Redis outage gives the configured behaviour and recovers.
 //!
@@ -299,6 +300,33 @@ fn start_hanging_question(port: u16, token: &str) -> String {
     }
 }
 
+/// `method` as a stream: its events (the `result` of each) arrive on the channel.
+fn sse(port: u16, token: &str, method: &str, params: Value) -> std::sync::mpsc::Receiver<Value> {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let resp = ureq::post(&format!("http://127.0.0.1:{port}/api/v1/a2a"))
+        .set("authorization", &format!("Bearer {token}"))
+        .set("accept", "text/event-stream")
+        .timeout(Duration::from_secs(300))
+        .send_json(body)
+        .expect("a stream");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(resp.into_reader())
+            .lines()
+            .map_while(Result::ok)
+        {
+            if let Some(data) = line.strip_prefix("data:") {
+                if let Ok(v) = serde_json::from_str::<Value>(data.trim()) {
+                    if tx.send(v["result"].clone()).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}
+
 fn task_state(port: u16, token: &str, id: &str) -> Option<String> {
     let v = rpc(port, token, "tasks/get", json!({"id": id})).ok()?;
     v["result"]["status"]["state"].as_str().map(str::to_string)
@@ -400,6 +428,40 @@ fn two_replicas_share_tasks_limits_and_survive_a_kill() {
         .filter(|r| matches!(r, Err((429, _))))
         .count();
     assert_eq!((passed, limited), (15, 45), "{results:?}");
+
+    // A task running on A is streamed (resubscribed) and cancelled through B.
+    let running = start_hanging_question(pa, &load);
+    let events = sse(pb, &load, "tasks/resubscribe", json!({"id": running}));
+    let first = events
+        .recv_timeout(Duration::from_secs(10))
+        .expect("B streams A's task");
+    assert_eq!(
+        first["id"].as_str().or(first["taskId"].as_str()),
+        Some(running.as_str()),
+        "{first}"
+    );
+    let canceled =
+        rpc(pb, &load, "tasks/cancel", json!({"id": running})).expect("cancel through B");
+    assert_eq!(
+        canceled["result"]["status"]["state"], "canceled",
+        "{canceled}"
+    );
+    let started = Instant::now();
+    loop {
+        let ev = events
+            .recv_timeout(Duration::from_secs(10))
+            .expect("B's stream gets the end of A's run");
+        if ev["final"] == true {
+            assert_eq!(ev["status"]["state"], "canceled", "{ev}");
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+    assert_eq!(
+        task_state(pa, &load, &running).as_deref(),
+        Some("canceled"),
+        "A stopped it"
+    );
 
     // kill -9 of A under 16 connections through the balancer.
     let hanging = start_hanging_question(pa, &load);
