@@ -21,7 +21,7 @@ services_free_port() {
 
 services_pg_bin() {
     local d
-    d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+    d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
     if [ -n "$d" ] && [ -x "$d/initdb" ]; then echo "$d"; return; fi
     command -v initdb >/dev/null 2>&1 && dirname "$(command -v initdb)"
 }
@@ -78,9 +78,12 @@ services_start_redis() {
     fi
     port=$(services_free_port)
     mkdir -p "$SERVICES_DIR/redis"
-    redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
-        --dir "$SERVICES_DIR/redis" --daemonize yes \
-        --pidfile "$SERVICES_DIR/redis/redis.pid" --logfile "$SERVICES_DIR/redis/redis.log" >/dev/null
+    if ! redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+            --dir "$SERVICES_DIR/redis" --daemonize yes \
+            --pidfile "$SERVICES_DIR/redis/redis.pid" --logfile "$SERVICES_DIR/redis/redis.log" >/dev/null; then
+        echo "services: redis-server did not start: the Redis tests skip" >&2
+        return 0
+    fi
     for i in $(seq 1 50); do
         if redis-cli -h 127.0.0.1 -p "$port" ping 2>/dev/null | grep -q PONG; then
             export ECCLESIA_TEST_REDIS="redis://127.0.0.1:$port/"
