@@ -16,7 +16,7 @@
 //!
 //! The result fields are named as the chat API's citations name them.
 //! `cited_text` is the matching passage as the search skill shows it (a
-//! snippet, possibly shortened); `document_fetch` (or MCP `fetch`) with
+//! snippet, possibly shortened, without the skill's `**` highlights); `document_fetch` (or MCP `fetch`) with
 //! `document_id` and `document_reference` serves the whole passage.
 
 use crate::error::ApiError;
@@ -183,7 +183,12 @@ fn result(rank: usize, hit: &Value) -> Value {
         "document_type": get("type"),
         "magisterial": get("magisterial"),
         "source_url": get("url"),
-        "cited_text": get("snippet"),
+        // The search marks matched words as **bold**; the Search API quotes the text itself.
+        "cited_text": hit
+            .get("snippet")
+            .and_then(Value::as_str)
+            .map(|t| Value::String(t.replace("**", "")))
+            .unwrap_or(Value::Null),
         "score": get("score"),
         "rank": rank + 1,
     })
@@ -287,7 +292,7 @@ mod tests {
             vec![Part::data(json!({"results": [
                 {"id": "lg", "title": "Lumen Gentium", "author": "Paul VI", "year": 1964,
                  "reference": "1", "type": "constitution", "magisterial": true,
-                 "url": "https://example.org/lg", "snippet": "Christ is the Light", "score": 0.5},
+                 "url": "https://example.org/lg", "snippet": "Christ is the **Light**", "score": 0.5},
                 {"id": "dv", "title": "Dei Verbum"}
             ], "mode": "lexical"}))],
         );
