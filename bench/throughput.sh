@@ -21,7 +21,9 @@ cleanup() { kill "${EPID:-}" "${PPID_:-}" 2>/dev/null || true; wait 2>/dev/null 
 trap cleanup EXIT
 cp -r "$STORE" "$WORK/store"
 rm -f "$WORK/store/state.sqlite"*
-target/release/ecclesia serve --store "$WORK/store" --anonymous --listen "127.0.0.1:$EPORT" >"$WORK/ecclesia.log" 2>&1 &
+# No rate limits for the load test (the loopback anonymous plan allows 1,200 a minute).
+printf '[plans.anonymous]\na2a = true\n' > "$WORK/bench.toml"
+target/release/ecclesia --config "$WORK/bench.toml" serve --store "$WORK/store" --anonymous --listen "127.0.0.1:$EPORT" >"$WORK/ecclesia.log" 2>&1 &
 EPID=$!
 "$PY" bench/python_peer/server.py --store "$WORK/store" --port "$PPORT" >"$WORK/peer.log" 2>&1 &
 PPID_=$!
