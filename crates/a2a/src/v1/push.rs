@@ -28,8 +28,9 @@ pub struct TaskPushNotificationConfig {
     /// The config's id (chosen by the server when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// The task (empty inside `SendMessage`, where the task does not exist yet).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The task (empty inside `SendMessage`, where the task does not exist yet). ProtoJSON
+    /// readers accept the proto field name too (`task_id`).
+    #[serde(default, alias = "task_id", skip_serializing_if = "Option::is_none")]
     pub task_id: Option<String>,
     /// Where to POST the updates (required).
     pub url: String,
@@ -49,6 +50,7 @@ pub struct TaskPushNotificationConfigRef {
     #[serde(default, skip_serializing_if = "lenient::is_empty")]
     pub tenant: String,
     /// The task (required).
+    #[serde(alias = "task_id")]
     pub task_id: String,
     /// The config (required).
     pub id: String,
@@ -67,16 +69,18 @@ pub struct ListTaskPushNotificationConfigsRequest {
     #[serde(default, skip_serializing_if = "lenient::is_empty")]
     pub tenant: String,
     /// The task (required).
+    #[serde(alias = "task_id")]
     pub task_id: String,
     /// At most this many configs.
     #[serde(
         default,
+        alias = "page_size",
         deserialize_with = "lenient::opt_i32",
         skip_serializing_if = "Option::is_none"
     )]
     pub page_size: Option<i32>,
     /// From a previous response's `nextPageToken`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, alias = "page_token", skip_serializing_if = "Option::is_none")]
     pub page_token: Option<String>,
 }
 

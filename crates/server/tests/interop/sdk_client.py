@@ -3,12 +3,33 @@
 Usage: sdk_client.py BASE_URL [SKILL_ID DATA_JSON]
 Prints one "OK <step>" line per verified step; exits non-zero on any failure.
 """
-import asyncio, json, sys, uuid
+import asyncio, json, sys, threading, uuid
+from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
-from a2a.types import (AgentCard, DataPart, GetTaskRequest, Message, Part, Role,
+from a2a.types import (AgentCard, DataPart, GetTaskPushNotificationConfigParams,
+                       GetTaskRequest, Message, Part, PushNotificationConfig, Role,
                        SendMessageResponse, Task, TaskQueryParams, TextPart)
+
+
+def webhook_receiver():
+    """A local webhook: its URL and the (headers, body) of each POST it receives."""
+    got = []
+
+    class Hook(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("content-length", 0)))
+            got.append((dict(self.headers), json.loads(body)))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_port}/hook", got
 
 
 async def main(url: str, skill: str, data: dict) -> None:
@@ -49,6 +70,30 @@ async def main(url: str, skill: str, data: dict) -> None:
         assert final_task.status.state.value == "completed", final_task.status
         assert final_task.artifacts, final_task
         print("OK stream", len(events), "events")
+
+        # Push notifications: a config with the message, delivered to a local webhook.
+        if card.capabilities.push_notifications:
+            url, got = webhook_receiver()
+            pconfig = PushNotificationConfig(url=url, token="sdk-token")
+            pclient = ClientFactory(ClientConfig(streaming=False, httpx_client=http,
+                                                 push_notification_configs=[pconfig])).create(card)
+            ptask = None
+            async for ev in pclient.send_message(message()):
+                ptask = ev[0] if isinstance(ev, tuple) else ev
+            for _ in range(200):
+                if any(b.get("status", {}).get("state") == "completed" for _, b in got):
+                    break
+                await asyncio.sleep(0.05)
+            done = [(h, b) for h, b in got if b.get("status", {}).get("state") == "completed"]
+            assert done, got
+            headers, body = done[-1]
+            assert Task.model_validate(body).id == ptask.id, body
+            assert {k.lower(): v for k, v in headers.items()}["x-a2a-notification-token"] == "sdk-token"
+            cfg = await client.get_task_callback(
+                GetTaskPushNotificationConfigParams(id=ptask.id,
+                                                    push_notification_config_id=ptask.id))
+            assert cfg.push_notification_config.url == url, cfg
+            print("OK push", len(got), "notifications")
 
 
 if __name__ == "__main__":

@@ -24,12 +24,15 @@ fn python(env: &str, venv: &str) -> Option<PathBuf> {
 async fn run_client(py: PathBuf, script: &str) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let h = harness_with(ecclesia_server::ServerConfig {
+    let mut h = harness_with(ecclesia_server::ServerConfig {
         anonymous: true,
         listen: addr,
         public_url: format!("http://{addr}"),
+        // The scripts' webhook receivers listen on loopback.
+        push_allow: vec!["127.0.0.1".into()],
         ..Default::default()
     });
+    h.state = h.state.clone().with_push(h.db.clone());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(ecclesia_server::serve(listener, h.state.clone(), async {
         let _ = rx.await;
@@ -69,7 +72,7 @@ async fn python_sdk_client() {
         return skip_unless_optional("the a2a-sdk 0.3 venv (.venv)");
     };
     let stdout = run_client(py, "sdk_client.py").await;
-    for step in ["OK card", "OK send", "OK stream", "OK get"] {
+    for step in ["OK card", "OK send", "OK stream", "OK get", "OK push"] {
         assert!(stdout.contains(step), "{step} missing:\n{stdout}");
     }
 }

@@ -1,4 +1,4 @@
-//! Which webhooks the server may call: `http://` URLs whose host resolves only to public
+//! Which webhooks the server may call: `http://` and `https://` URLs whose host resolves only to public
 //! addresses. Private, loopback, link-local, multicast, unspecified, broadcast, shared
 //! (CGNAT) and documentation addresses are refused unless the operator allows them
 //! (`[server] push_allow = ["127.0.0.1"]`: addresses or host names). The check is made on
@@ -14,7 +14,7 @@ use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 pub struct Target {
     /// Host as written.
     pub host: String,
-    /// Port (80 by default).
+    /// Port (80 or 443 by default).
     pub port: u16,
 }
 
@@ -54,16 +54,15 @@ pub fn parse(url: &str) -> Result<Target, String> {
     let uri: Uri = url
         .parse()
         .map_err(|_| format!("the push notification url {url:?} is not a URL"))?;
-    match uri.scheme_str() {
-        Some("http") => {}
-        Some("https") => {
-            return Err(
-                "https webhooks are not supported by this build; use an http:// URL (behind a TLS-terminating proxy if needed)"
-                    .into(),
-            )
+    let default_port = match uri.scheme_str() {
+        Some("http") => 80,
+        Some("https") => 443,
+        _ => {
+            return Err(format!(
+                "the push notification url {url:?} must be http:// or https://"
+            ))
         }
-        _ => return Err(format!("the push notification url {url:?} must be http://")),
-    }
+    };
     let host = uri
         .host()
         .filter(|h| !h.is_empty())
@@ -74,7 +73,7 @@ pub fn parse(url: &str) -> Result<Target, String> {
         .to_string();
     Ok(Target {
         host,
-        port: uri.port_u16().unwrap_or(80),
+        port: uri.port_u16().unwrap_or(default_port),
     })
 }
 
@@ -143,7 +142,7 @@ mod tests {
     #[test]
     fn only_http_urls_with_a_host() {
         assert!(parse("ftp://example.org/").is_err());
-        assert!(parse("https://example.org/").is_err());
+        assert_eq!(parse("https://example.org/").unwrap().port, 443);
         assert!(parse("not a url").is_err());
         assert!(parse("/relative").is_err());
         assert_eq!(
