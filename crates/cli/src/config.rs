@@ -82,6 +82,10 @@ pub struct ServerSection {
     pub max_connections: Option<usize>,
     /// Connections at once from one client address.
     pub max_connections_per_ip: Option<usize>,
+    /// P-256 private key (PKCS#8 PEM file) that signs the A2A 1.0 agent card.
+    pub card_signing_key: Option<PathBuf>,
+    /// Key id in the card signature's header (default: the key's RFC 7638 thumbprint).
+    pub card_signing_kid: Option<String>,
 }
 
 /// `[tasks]`

@@ -396,6 +396,18 @@ fn server_config(args: &ServeArgs, r: &Resolved) -> Result<ServerConfig> {
     for (name, plan) in &r.file.plans {
         c.plans.insert(name.clone(), plan.clone());
     }
+    if let Some(path) = &s.card_signing_key {
+        let pem = std::fs::read_to_string(path)
+            .with_context(|| format!("[server] card_signing_key = {path:?} cannot be read"))?;
+        let signer = ecclesia_server::CardSigner::from_pem(&pem, s.card_signing_kid.clone())
+            .with_context(|| format!("[server] card_signing_key = {path:?}"))?
+            .with_jku(format!(
+                "{}{}",
+                c.public_url.trim_end_matches('/'),
+                ecclesia_server::JWKS_PATH
+            ));
+        c.card_signer = Some(signer);
+    }
     Ok(c)
 }
 
