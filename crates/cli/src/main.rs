@@ -396,6 +396,12 @@ fn server_config(args: &ServeArgs, r: &Resolved) -> Result<ServerConfig> {
     for (name, plan) in &r.file.plans {
         c.plans.insert(name.clone(), plan.clone());
     }
+    if let Some(v) = s.push_notifications {
+        c.push_notifications = v;
+    }
+    if let Some(v) = &s.push_allow {
+        c.push_allow = v.clone();
+    }
     if let Some(path) = &s.card_signing_key {
         let pem = std::fs::read_to_string(path)
             .with_context(|| format!("[server] card_signing_key = {path:?} cannot be read"))?;
