@@ -43,7 +43,7 @@ source scripts/services.sh
 log=$(mktemp)
 trap 'services_stop; rm -f "$log"' EXIT
 status=0
-cargo test --workspace "$@" 2>&1 | tee "$log" || status=$?
+cargo test --workspace --no-fail-fast "$@" 2>&1 | tee "$log" || status=$?
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed;?$/) p += $i; if ($(i+1) ~ /^failed;?$/) f += $i } }
      END { printf "total: %d passed, %d failed\n", p, f }' "$log"
 exit "$status"
