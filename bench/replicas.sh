@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Throughput of pope_lookup in one run: one replica on embedded SQLite (in-process limits), one
+# replica on PostgreSQL + Redis, and two PostgreSQL + Redis replicas behind HAProxy.
+#
+#   bench/replicas.sh [STORE]        (default /tmp/fullstore; it is copied, never written)
+#
+# Needs: wrk, haproxy, PostgreSQL and redis-server (started by scripts/services.sh on loopback
+# ports), target/release/ecclesia (cargo build --release -p ecclesia). DURATION (default 10s),
+# CONNECTIONS (default 16). Every call passes the rate limiter (a plan of 10^7 a minute), so
+# the Redis script runs on each request.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+STORE=${1:-/tmp/fullstore}
+D=${DURATION:-10s}
+C=${CONNECTIONS:-16}
+WORK=$(mktemp -d)
+PIDS=()
+# shellcheck source=../scripts/services.sh
+source scripts/services.sh
+cleanup() {
+    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    services_stop
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+: "${ECCLESIA_TEST_POSTGRES:?PostgreSQL did not start}" "${ECCLESIA_TEST_REDIS:?Redis did not start}"
+
+printf '[plans.anonymous]\nsend_per_minute = 10000000\nqa_per_minute = 10000000\n[corpus]\nembeddings = "off"\n' >"$WORK/bench.toml"
+for s in a b c; do
+    cp -r "$STORE" "$WORK/store-$s"
+    rm -f "$WORK/store-$s/state.sqlite"*
+done
+
+serve() { # name port extra-args...
+    local name=$1 port=$2
+    shift 2
+    target/release/ecclesia --config "$WORK/bench.toml" serve --store "$WORK/store-$name" \
+        --anonymous --listen "127.0.0.1:$port" "$@" >"$WORK/$name.log" 2>&1 &
+    PIDS+=($!)
+    for _ in $(seq 1 240); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && return; sleep 0.5; done
+    echo "replica $name did not become ready:" >&2
+    tail -20 "$WORK/$name.log" >&2
+    exit 1
+}
+run() { # label url
+    local line
+    line=$(QUERY="Benedict XVI" wrk -t1 -c"$C" -d"$D" -s bench/send.lua "$2" | tail -1)
+    printf '%-44s %s\n' "$1" "$line"
+}
+
+shared=(--state "$ECCLESIA_TEST_POSTGRES" --limits "$ECCLESIA_TEST_REDIS")
+serve c 18300
+serve a 18301 "${shared[@]}"
+serve b 18302 "${shared[@]}"
+cat >"$WORK/haproxy.cfg" <<EOF
+global
+    maxconn 2000
+defaults
+    mode http
+    timeout connect 2s
+    timeout client 60s
+    timeout server 60s
+frontend f
+    bind 127.0.0.1:18310
+    default_backend replicas
+backend replicas
+    balance roundrobin
+    server a 127.0.0.1:18301
+    server b 127.0.0.1:18302
+EOF
+haproxy -db -f "$WORK/haproxy.cfg" >"$WORK/haproxy.log" 2>&1 &
+PIDS+=($!)
+sleep 1
+
+echo "pope_lookup, wrk -t1 -c$C -d$D, $(nproc) cores (load $(cut -d' ' -f1-3 /proc/loadavg))"
+run "1 replica, SQLite + in-process limits" "http://127.0.0.1:18300"
+run "1 replica, PostgreSQL + Redis" "http://127.0.0.1:18301"
+run "2 replicas, PostgreSQL + Redis, HAProxy" "http://127.0.0.1:18310"
+run "1 replica, SQLite + in-process limits (again)" "http://127.0.0.1:18300"
