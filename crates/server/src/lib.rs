@@ -47,8 +47,8 @@ pub use crate::core::lanes::{Busy, Lane, LaneKind, LaneLimits, LaneStats, Lanes,
 pub use crate::core::limits::{InMemoryLimiter, PoolRequest, RateDecision, RateLimiter};
 pub use crate::core::state::{AppState, RunningTasks, Swappable};
 pub use crate::core::store::{
-    failed_by_restart, Maintenance, SqliteStore, StoreError, StoreLimits, TaskCursor,
-    TaskListQuery, TaskPage, TaskRecord, TaskStore, TaskWriter,
+    compact_for_storage, failed_by_restart, Maintenance, SqliteStore, StoreError, StoreLimits,
+    TaskCursor, TaskListQuery, TaskPage, TaskRecord, TaskStore, TaskWriter, MAX_STORED_MESSAGE,
 };
 pub use crate::http::conn::{
     fit_to_fd_limit, raise_nofile_limit, ConnCounters, ConnLimits, Connections, FdLimit,

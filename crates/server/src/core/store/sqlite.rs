@@ -278,8 +278,9 @@ impl SqliteStore {
     }
 }
 
-/// The task as stored: user messages over [`MAX_STORED_MESSAGE`] are shortened.
-fn compact(task: &Task) -> Task {
+/// The task as stored: user messages over [`MAX_STORED_MESSAGE`] are shortened. Every
+/// `TaskStore` engine stores this form, so a task reads back the same from any of them.
+pub fn compact_for_storage(task: &Task) -> Task {
     let mut t = task.clone();
     for m in t.history.iter_mut().flatten() {
         if m.role != ecclesia_a2a::Role::User {
@@ -317,7 +318,7 @@ fn compact(task: &Task) -> Task {
 }
 
 fn encode(task: &Task) -> Result<Vec<u8>, StoreError> {
-    let json = serde_json::to_vec(&compact(task))?;
+    let json = serde_json::to_vec(&compact_for_storage(task))?;
     let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
     z.write_all(&json).map_err(StoreError::Io)?;
     z.finish().map_err(StoreError::Io)
