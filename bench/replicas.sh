@@ -2,7 +2,7 @@
 # Throughput of pope_lookup in one run: one replica on embedded SQLite (in-process limits), one
 # replica on PostgreSQL + Redis, and two PostgreSQL + Redis replicas behind HAProxy.
 #
-#   bench/replicas.sh [STORE]        (default /tmp/fullstore; it is copied, never written)
+#   bench/replicas.sh [STORE]        (default ./store, what `ecclesia serve` builds; it is copied, never written)
 #
 # Needs: wrk, haproxy, PostgreSQL and redis-server (started by scripts/services.sh on loopback
 # ports), target/release/ecclesia (cargo build --release -p ecclesia). DURATION (default 10s),
@@ -10,7 +10,7 @@
 # the Redis script runs on each request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-STORE=${1:-/tmp/fullstore}
+STORE=${1:-store}
 D=${DURATION:-10s}
 C=${CONNECTIONS:-16}
 WORK=$(mktemp -d)

@@ -3,14 +3,14 @@
 # 1.0 on the same endpoint) and the official Python SDK server (a2a-sdk 0.3.26 on uvicorn,
 # bench/python_peer/server.py) answering from the same directory store.
 #
-#   bench/throughput.sh [STORE]      (default /tmp/fullstore; it is copied, never written)
+#   bench/throughput.sh [STORE]      (default ./store, what `ecclesia serve` builds; it is copied, never written)
 #
 # Needs: wrk; target/release/ecclesia (cargo build --release -p ecclesia); a Python with
 # a2a-sdk[http-server]==0.3.26 and uvicorn (PEER_PYTHON, default .venv-bench/bin/python).
 # DURATION (default 15s), CONNECTIONS (default 16). wrk -t1, as in the issue.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-STORE=${1:-/tmp/fullstore}
+STORE=${1:-store}
 D=${DURATION:-15s}
 C=${CONNECTIONS:-16}
 PY=${PEER_PYTHON:-.venv-bench/bin/python}

@@ -7,7 +7,7 @@ in-memory index at start (as Ecclesia's directory does), each request is a full 
 through the SDK's DefaultRequestHandler and InMemoryTaskStore (submitted, an artifact with the
 pope's profile as a data part, completed), served by uvicorn with one worker.
 
-    python bench/python_peer/server.py --store /tmp/fullstore --port 18090
+    python bench/python_peer/server.py --store store --port 18090
 """
 
 import argparse
