@@ -6,7 +6,7 @@
 //! Ignored by default (it needs a full store). Run with:
 //!
 //! ```text
-//! ECCLESIA_EVAL_STORE=/tmp/fullstore cargo test --release -p ecclesia-corpus \
+//! ECCLESIA_EVAL_STORE=store cargo test --release -p ecclesia-corpus \
 //!     --test quality -- --ignored --nocapture
 //! ```
 //!
