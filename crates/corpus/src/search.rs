@@ -2,12 +2,11 @@
 //! by reciprocal rank, grouped per document), passage retrieval for question
 //! answering, and fetching documents whole, by section or in parts.
 
-use crate::binary::{Candidates, SignCodes};
-use crate::embed::StaticEmbedder;
+use crate::dense::{self, Dense, Rows, Scan, Span};
 use crate::lexical::{self, Fields, Filters};
 use crate::model::{DocumentMeta, Passage, PassageKind};
 use crate::semantic::{SemanticIndex, SemanticStatus};
-use crate::store::{self, DB_FILE, INDEX_DIR, SCALE_FILE, VEC_FILE};
+use crate::store::{self, DB_FILE, INDEX_DIR};
 use crate::text;
 use crate::CorpusError;
 use rusqlite::{params, Connection, OpenFlags};
@@ -258,13 +257,6 @@ impl DocEntry {
     }
 }
 
-struct Dense {
-    embedder: StaticEmbedder,
-    vectors: memmap2::Mmap,
-    scales: Vec<f32>,
-    dim: usize,
-}
-
 /// A built corpus store, open for reading. `Send + Sync`: share it in an `Arc`.
 pub struct Corpus {
     dir: PathBuf,
@@ -345,7 +337,7 @@ impl Corpus {
         let reader = index.reader()?;
         let (_, fields) = lexical::schema();
         let total_passages = docs.last().map(|d| d.first_ord + d.count).unwrap_or(0);
-        let (dense, dense_notice) = match Self::open_dense(dir, total_passages) {
+        let (dense, dense_notice) = match Dense::open(dir, total_passages) {
             Ok(d) => (Some(d), None),
             Err(why) => {
                 tracing::warn!("corpus: dense search unavailable, lexical only: {why}");
@@ -417,38 +409,6 @@ impl Corpus {
     /// The ranking knobs in use.
     pub fn tuning(&self) -> SearchTuning {
         self.tuning
-    }
-
-    fn open_dense(dir: &Path, rows: u64) -> Result<Dense, String> {
-        let model_dir = dir.join(MODEL_DIR);
-        if !model_dir.join("model.safetensors").is_file() {
-            return Err("no embedding model was present at ingest".into());
-        }
-        let embedder = StaticEmbedder::load(&model_dir).map_err(|e| e.to_string())?;
-        let dim = embedder.dim();
-        let vf = std::fs::File::open(dir.join(VEC_FILE)).map_err(|e| format!("{VEC_FILE}: {e}"))?;
-        // SAFETY: the store is written once by the ingester and never modified
-        // afterwards (a new ingest writes a new generation directory).
-        let vectors = unsafe { memmap2::Mmap::map(&vf) }.map_err(|e| format!("{VEC_FILE}: {e}"))?;
-        let sb = std::fs::read(dir.join(SCALE_FILE)).map_err(|e| format!("{SCALE_FILE}: {e}"))?;
-        let scales: Vec<f32> = sb
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        if scales.len() as u64 != rows || vectors.len() != scales.len() * dim {
-            return Err(format!(
-                "vector files do not match the store ({} rows, {} scales, {} bytes)",
-                rows,
-                scales.len(),
-                vectors.len()
-            ));
-        }
-        Ok(Dense {
-            embedder,
-            vectors,
-            scales,
-            dim,
-        })
     }
 
     /// The store directory.
@@ -589,72 +549,19 @@ impl Corpus {
     }
 
     /// The `n` rows most similar to `qv` among the documents passing `filters`
-    /// (rows with a zero scale have no vector), and how many rows had one.
-    /// With sign codes and more rows than are worth scanning exactly, the
-    /// codes pick `rescore_factor × n` candidates (at least [`MIN_RESCORE`])
-    /// and only those are scored from the i8 rows.
+    /// ([`dense::top_cosine`]).
     fn top_cosine(&self, rows: &Rows<'_>, qv: &[f32], n: usize, filters: &Filters) -> Scan {
-        let mut scan = Scan::default();
-        if qv.len() != rows.dim || qv.iter().all(|x| *x == 0.0) {
-            return scan;
-        }
-        let (q8, qs) = crate::embed::quantize(qv);
-        let q16: Vec<i16> = q8.iter().map(|x| *x as i16).collect();
-        let want = (n * self.tuning.rescore_factor).max(MIN_RESCORE);
-        let codes = rows.codes.filter(|_| self.tuning.rescore_factor > 0);
-        let mut top = TopK::new(n);
-        let score = |ord: u64| {
-            let start = ord as usize * rows.dim;
-            let row = rows.vectors.get(start..start + rows.dim)?;
-            let s = *rows.scales.get(ord as usize)?;
-            Some(dot_i8(&q16, row) as f32 * qs * s)
-        };
-        match codes {
-            Some(codes) => {
-                let qc = codes.encode(qv);
-                let mut cands = Candidates::new(want, codes.words() * 64);
-                self.each_row(rows.scales, filters, &mut scan, |ord| {
-                    if (ord as usize) < codes.rows() {
-                        cands.push(ord, codes.distance(ord as usize, &qc));
-                    }
-                });
-                for ord in cands.into_rows() {
-                    if let Some(cos) = score(ord) {
-                        top.push(ord, cos);
-                    }
-                }
-            }
-            None => self.each_row(rows.scales, filters, &mut scan, |ord| {
-                prefetch(rows.vectors, (ord as usize + PREFETCH_ROWS) * rows.dim);
-                if let Some(cos) = score(ord) {
-                    top.push(ord, cos);
-                }
-            }),
-        }
-        scan.hits = top.into_sorted();
-        scan
-    }
-
-    /// Call `f` with every ordinal that has a vector among the documents
-    /// passing `filters`, counting them and the English rows in `scan`.
-    fn each_row(&self, scales: &[f32], filters: &Filters, scan: &mut Scan, mut f: impl FnMut(u64)) {
         let all = filters.is_empty();
-        for doc in &self.docs {
-            if !all && !doc.passes(filters) {
-                continue;
-            }
-            if doc.language == "en" {
-                scan.english += doc.count;
-            }
-            let lo = (doc.first_ord as usize).min(scales.len());
-            let hi = ((doc.first_ord + doc.count) as usize).min(scales.len());
-            for (i, &s) in scales[lo..hi].iter().enumerate() {
-                if s != 0.0 {
-                    scan.present += 1;
-                    f((lo + i) as u64);
-                }
-            }
-        }
+        let spans = self
+            .docs
+            .iter()
+            .filter(|d| all || d.passes(filters))
+            .map(|d| Span {
+                first_ord: d.first_ord,
+                count: d.count,
+                english: d.language == "en",
+            });
+        dense::top_cosine(rows, qv, n, self.tuning.rescore_factor, spans)
     }
 
     /// Says how far the transformer vectors have got while they are partial.
@@ -1096,87 +1003,6 @@ pub fn render(meta: &DocumentMeta, passages: &[Passage]) -> String {
     out
 }
 
-/// Rows ahead of the scan whose first cache line is requested early (the
-/// scan is bound by memory latency, not arithmetic).
-const PREFETCH_ROWS: usize = 8;
-
-/// Ask the CPU to bring `data[at]` into the cache (a hint; no effect past the end).
-#[inline]
-fn prefetch(data: &[u8], at: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if at < data.len() {
-        // SAFETY: `at` is in bounds; a prefetch reads nothing architecturally.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch(
-                data.as_ptr().add(at) as *const i8,
-                std::arch::x86_64::_MM_HINT_T0,
-            )
-        };
-    }
-}
-
-/// Dot product of an i16 query with an i8 row (bytes): AVX2 where the CPU
-/// has it (checked at run time), else 16 lanes the compiler vectorises.
-fn dot_i8(q: &[i16], row: &[u8]) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2 (checked just above).
-        return unsafe { dot_i8_avx2(q, row) };
-    }
-    dot_i8_portable(q, row)
-}
-
-fn dot_i8_portable(q: &[i16], row: &[u8]) -> i32 {
-    let mut acc = [0i32; 16];
-    let mut qc = q.chunks_exact(16);
-    let mut rc = row.chunks_exact(16);
-    for (a, b) in (&mut qc).zip(&mut rc) {
-        for i in 0..16 {
-            acc[i] += a[i] as i32 * (b[i] as i8) as i32;
-        }
-    }
-    let mut sum: i32 = acc.iter().sum();
-    for (a, b) in qc.remainder().iter().zip(rc.remainder()) {
-        sum += *a as i32 * (*b as i8) as i32;
-    }
-    sum
-}
-
-/// [`dot_i8`] in AVX2: 16 components per step (sign-extend the row to i16,
-/// multiply-add pairs into i32).
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn dot_i8_avx2(q: &[i16], row: &[u8]) -> i32 {
-    use std::arch::x86_64::*;
-    let n = q.len().min(row.len());
-    let mut i = 0;
-    // SAFETY: every load reads 16 bytes of `row` / 16 i16 of `q` below `n`.
-    let mut sum = unsafe {
-        let mut acc = _mm256_setzero_si256();
-        while i + 16 <= n {
-            let r = _mm_loadu_si128(row.as_ptr().add(i) as *const __m128i);
-            let qv = _mm256_loadu_si256(q.as_ptr().add(i) as *const __m256i);
-            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_cvtepi8_epi16(r), qv));
-            i += 16;
-        }
-        let s = _mm_add_epi32(
-            _mm256_castsi256_si128(acc),
-            _mm256_extracti128_si256(acc, 1),
-        );
-        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
-        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
-        _mm_cvtsi128_si32(s)
-    };
-    while i < n {
-        sum += q[i] as i32 * (row[i] as i8) as i32;
-        i += 1;
-    }
-    sum
-}
-
 /// Weighted reciprocal rank fusion of ranked lists of `(ordinal, score)`.
 pub fn rrf(lists: &[(Vec<(u64, f32)>, f32)]) -> Vec<(u64, f32)> {
     let mut acc: HashMap<u64, f32> = HashMap::new();
@@ -1188,92 +1014,4 @@ pub fn rrf(lists: &[(Vec<(u64, f32)>, f32)]) -> Vec<(u64, f32)> {
     let mut out: Vec<(u64, f32)> = acc.into_iter().collect();
     out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     out
-}
-
-/// The rows a vector scan reads: i8 components (as bytes, `dim` per row),
-/// one scale per row (zero: no vector), and optionally their sign codes.
-struct Rows<'a> {
-    vectors: &'a [u8],
-    scales: &'a [f32],
-    dim: usize,
-    codes: Option<&'a SignCodes>,
-}
-
-/// The `k` best `(ordinal, score)` pairs seen.
-struct TopK {
-    k: usize,
-    heap: std::collections::BinaryHeap<std::cmp::Reverse<(OrdF32, u64)>>,
-}
-
-impl TopK {
-    fn new(k: usize) -> Self {
-        TopK {
-            k,
-            heap: std::collections::BinaryHeap::with_capacity(k + 1),
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, ord: u64, score: f32) {
-        if self.heap.len() < self.k {
-            self.heap.push(std::cmp::Reverse((OrdF32(score), ord)));
-        } else if self.heap.peek().is_some_and(|m| score > m.0 .0 .0) {
-            self.heap.pop();
-            self.heap.push(std::cmp::Reverse((OrdF32(score), ord)));
-        }
-    }
-
-    fn into_sorted(self) -> Vec<(u64, f32)> {
-        let mut hits: Vec<(u64, f32)> =
-            self.heap.into_iter().map(|r| (r.0 .1, r.0 .0 .0)).collect();
-        hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        hits
-    }
-}
-
-/// What a vector scan found.
-#[derive(Debug, Default)]
-struct Scan {
-    /// `(ordinal, cosine)`, best first.
-    hits: Vec<(u64, f32)>,
-    /// Rows with a vector among the documents scanned.
-    present: u64,
-    /// Rows of English documents among those scanned (what the English models can cover).
-    english: u64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct OrdF32(f32);
-impl Eq for OrdF32 {}
-impl PartialOrd for OrdF32 {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for OrdF32 {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_fast_dot_product_matches_the_portable_one() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for dim in [1usize, 15, 16, 17, 256, 384, 390] {
-            let q: Vec<i16> = (0..dim).map(|_| (next() % 255) as i16 - 127).collect();
-            let row: Vec<u8> = (0..dim).map(|_| next() as u8).collect();
-            assert_eq!(dot_i8(&q, &row), dot_i8_portable(&q, &row), "dim {dim}");
-        }
-        assert_eq!(dot_i8(&[-127; 32], &[0x81; 32]), 32 * 127 * 127);
-    }
 }
