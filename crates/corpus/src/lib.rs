@@ -28,7 +28,6 @@
 #![deny(missing_docs)]
 
 pub mod binary;
-pub mod coverage;
 mod dense;
 pub mod embed;
 pub mod html;
