@@ -193,7 +193,14 @@ pub fn build_query(
     // Lenient: user input never fails to parse; field syntax is disabled by escaping ':'
     // outside quotes would lose "John 6:51", so only known field names are honoured.
     let (query, _errors) = parser.parse_query_lenient(&sanitize(q));
-    let query = with_expansion(&parser, fields, query, &crate::query::expand(q));
+    let expansion = crate::query::expand(q);
+    let query = with_expansion(&parser, fields, query, &expansion);
+    // A Summa reference is found by its reference, not by its words' order.
+    let query = if expansion.summa.is_none() {
+        with_proximity(index, fields, query, q)
+    } else {
+        query
+    };
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, query)];
     if let Some(t) = &filters.doc_type {
         clauses.push((
@@ -350,6 +357,29 @@ fn with_expansion(
     }
     extra.insert(0, (Occur::Must, matched));
     Box::new(BooleanQuery::new(extra))
+}
+
+/// Weight of the query's neighbouring words found side by side.
+const PROXIMITY_BOOST: f32 = 1.0;
+
+/// `query`, ranking higher the passages that have the query's neighbouring
+/// words together (see [`crate::query::proximity`]); the set matched is the same.
+fn with_proximity(
+    index: &Index,
+    fields: &Fields,
+    query: Box<dyn Query>,
+    q: &str,
+) -> Box<dyn Query> {
+    if !crate::query::enabled() {
+        return query;
+    }
+    match crate::query::proximity::query(index, body_field(fields, "en"), q, PROXIMITY_BOOST) {
+        Some(near) => Box::new(BooleanQuery::new(vec![
+            (Occur::Must, query),
+            (Occur::Should, near),
+        ])),
+        None => query,
+    }
 }
 
 /// Keep the query language (quotes for phrases, `+`/`-`) but neutralise field

@@ -158,6 +158,27 @@ pub fn variants(q: &Normalized) -> Vec<String> {
     out
 }
 
+/// The other wordings of one folded word (without the word itself), in a
+/// fixed order.
+pub fn word_variants(w: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for g in GROUPS {
+        if g.contains(&w) {
+            for other in g.iter() {
+                if *other != w && !out.iter().any(|x| x == other) {
+                    out.push((*other).to_string());
+                }
+            }
+        }
+    }
+    if let Some(eth) = eth_form(w) {
+        if !out.contains(&eth) {
+            out.push(eth);
+        }
+    }
+    out
+}
+
 /// `rests` → `resteth`, `gives` → `giveth`, `loves` → `loveth`.
 fn eth_form(w: &str) -> Option<String> {
     if w.len() < 4 || !w.ends_with('s') || w.ends_with("ss") || NO_ETH.contains(&w) {

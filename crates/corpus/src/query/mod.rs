@@ -13,6 +13,9 @@
 //! - [`summa`]: Summa Theologiae article references in their usual spellings
 //!   (`ST I-II q.109 a.2`, `Summa 1a 2ae 109, 2`), as the store writes them.
 //!
+//! - [`proximity`]: neighbouring query words asked for as sloppy phrases, so
+//!   a remembered line finds the passage that has its words together.
+//!
 //! [`expand`] gathers all three for [`crate::lexical::build_query`];
 //! [`english`] gives the query with its translations, for rankers that only
 //! understand English (the dense lists, answer reranking).
@@ -21,6 +24,7 @@ pub mod archaic;
 pub mod describe;
 pub mod glossary;
 pub mod normalize;
+pub mod proximity;
 pub mod summa;
 
 pub use describe::Described;
@@ -34,6 +38,11 @@ static ENABLED: AtomicBool = AtomicBool::new(true);
 /// For measuring what it adds (`tests/quality.rs`); servers leave it on.
 pub fn set_enabled(on: bool) {
     ENABLED.store(on, Ordering::Relaxed);
+}
+
+/// True unless [`set_enabled`] turned query expansion off.
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
 }
 
 /// What a query adds to its own words.
