@@ -1,6 +1,6 @@
 //! Where the state that replicas share lives.
 //!
-//! - Tasks, keys and the published store generation: the embedded SQLite file under the store
+//! - Tasks, keys, push-notification configs and the published store generation: the embedded SQLite file under the store
 //!   (default, one replica), or PostgreSQL (`--state postgres://…`, `ECCLESIA_STATE`,
 //!   `[state] url`), shared by every replica.
 //! - Rate limits: in process (default), or Redis (`--limits redis://…`, `ECCLESIA_LIMITS`,
@@ -86,14 +86,22 @@ impl SharedState {
                     max_bytes: config.max_store_mb.saturating_mul(1024 * 1024),
                     max_per_caller: config.max_tasks_per_caller,
                 });
-                Ok(AppState::with_parts(
+                let push = config.push_notifications;
+                let state = AppState::with_parts(
                     config,
                     registry,
                     db.clone(),
                     db.clone(),
                     None,
                     Arc::new(SystemClock),
-                ))
+                );
+                // Webhooks in the shared store: set through one replica, delivered by the one
+                // running the task (or, through the task bus, by the one that took the config).
+                Ok(if push {
+                    state.with_push(db.clone())
+                } else {
+                    state
+                })
             }
         }
     }

@@ -1,8 +1,10 @@
 //! The shared state of many Ecclesia replicas on PostgreSQL.
 //!
-//! [`PgStore`] implements the server's [`TaskStore`](ecclesia_server::TaskStore) and
-//! [`KeyStore`](ecclesia_server::KeyStore) with `tokio-postgres` and a `deadpool` pool, so
-//! that replicas behind one load balancer see the same tasks and keys. Tasks behave exactly as
+//! [`PgStore`] implements the server's [`TaskStore`](ecclesia_server::TaskStore),
+//! [`KeyStore`](ecclesia_server::KeyStore) and
+//! [`PushConfigStore`](ecclesia_server::PushConfigStore) with `tokio-postgres` and a
+//! `deadpool` pool, so that replicas behind one load balancer see the same tasks, keys and
+//! webhooks (`tests/push_configs.rs` runs one suite against both stores). Tasks behave exactly as
 //! in the embedded [`SqliteStore`](ecclesia_server::SqliteStore) (ids, owners, expiry, the
 //! per-caller cap, shortened big user messages, no status history); the same test suite runs
 //! against both (`tests/task_store.rs`).
@@ -24,6 +26,7 @@ pub mod generation;
 mod keys;
 pub mod lease;
 pub mod migrate;
+mod push;
 mod store;
 mod tasks;
 

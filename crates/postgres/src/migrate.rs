@@ -21,6 +21,11 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
         "store_generation",
         include_str!("../migrations/0003_store_generation.sql"),
     ),
+    (
+        4,
+        "push_configs",
+        include_str!("../migrations/0004_push_configs.sql"),
+    ),
 ];
 
 /// The advisory lock the migrations hold (a constant of our own).

@@ -214,8 +214,10 @@ impl TaskStore for PgStore {
         let pool = self.pool.clone();
         // The ceiling counts the stored tasks' bytes (PostgreSQL reuses freed space itself):
         // past 90 %, the oldest finished tasks go down to 80 %.
+        let now_ms = ms(now);
         let evicted = self.call(async move {
             let client = pool.get().await?;
+            crate::push::purge_orphans(&client, now_ms).await?;
             let used: i64 = client
                 .query_one("SELECT COALESCE(SUM(bytes), 0)::BIGINT FROM tasks", &[])
                 .await?

@@ -1,6 +1,7 @@
 //! Two replicas of the real `ecclesia` binary on one PostgreSQL and one Redis, behind a real
 //! HAProxy: tasks are shared, a task running on one is streamed and cancelled through the
-//! other (the task bus on Redis), a plan's limit holds across replicas, `kill -9` of a replica
+//! other (the task bus on Redis), webhooks set through either replica are delivered (once),
+//! a plan's limit holds across replicas, `kill -9` of a replica
 //! under load loses no completed task and fails its running ones within the lease, and a
 //! Redis outage gives the configured behaviour and recovers.
 //!
@@ -332,6 +333,51 @@ fn task_state(port: u16, token: &str, id: &str) -> Option<String> {
     v["result"]["status"]["state"].as_str().map(str::to_string)
 }
 
+/// A webhook receiver: each POST's path, `X-A2A-Notification-Token` and JSON body arrive
+/// on the channel; every POST is answered 200.
+fn webhook() -> (u16, std::sync::mpsc::Receiver<(String, String, Value)>) {
+    use std::io::Write;
+    let l = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = l.local_addr().expect("addr").port();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for mut s in l.incoming().flatten() {
+            let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+            let mut reader = BufReader::new(s.try_clone().expect("clone"));
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                continue;
+            }
+            let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
+            let (mut length, mut token) = (0usize, String::new());
+            loop {
+                let mut h = String::new();
+                if reader.read_line(&mut h).unwrap_or(0) == 0 || h.trim().is_empty() {
+                    break;
+                }
+                if let Some((k, v)) = h.split_once(':') {
+                    match k.trim().to_ascii_lowercase().as_str() {
+                        "content-length" => length = v.trim().parse().unwrap_or(0),
+                        "x-a2a-notification-token" => token = v.trim().to_string(),
+                        _ => {}
+                    }
+                }
+            }
+            let mut body = vec![0u8; length.min(1 << 20)];
+            if reader.read_exact(&mut body).is_err() {
+                continue;
+            }
+            let _ =
+                s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            if tx.send((path, token, body)).is_err() {
+                return;
+            }
+        }
+    });
+    (port, rx)
+}
+
 /// Accepts connections and never answers: the LLM that hangs.
 fn black_hole() -> u16 {
     let l = TcpListener::bind("127.0.0.1:0").expect("bind");
@@ -366,6 +412,7 @@ fn two_replicas_share_tasks_limits_and_survive_a_kill() {
         format!(
             "[state]\nlease_secs = {LEASE_SECS}\n\
              [limits]\non_outage = \"closed\"\ntimeout_ms = 200\n\
+             [server]\npush_allow = [\"127.0.0.1\"]\n\
              [plans.load]\na2a = true\n\
              [corpus]\nembeddings = \"off\"\n\
              [qa]\nbackend = \"openai\"\nbase_url = \"http://127.0.0.1:{llm}/v1\"\nmodel = \"hangs\"\n\
@@ -440,6 +487,32 @@ fn two_replicas_share_tasks_limits_and_survive_a_kill() {
         Some(running.as_str()),
         "{first}"
     );
+    // Webhooks of A's task set through B (B follows it on the bus) and through A (A runs
+    // it): both in the shared store, each delivered to exactly once.
+    let (hook, posts) = webhook();
+    for (port, path) in [(pb, "b"), (pa, "a")] {
+        let set = rpc(
+            port,
+            &load,
+            "tasks/pushNotificationConfig/set",
+            json!({"taskId": running, "pushNotificationConfig": {
+                "id": path, "url": format!("http://127.0.0.1:{hook}/{path}"), "token": format!("tok-{path}")}}),
+        )
+        .expect("a push config");
+        assert_eq!(set["result"]["taskId"], running.as_str(), "{set}");
+    }
+    let listed = rpc(
+        pa,
+        &load,
+        "tasks/pushNotificationConfig/list",
+        json!({"id": running}),
+    )
+    .expect("list through A");
+    assert_eq!(
+        listed["result"].as_array().map(Vec::len),
+        Some(2),
+        "A lists the config set through B: {listed}"
+    );
     let canceled =
         rpc(pb, &load, "tasks/cancel", json!({"id": running})).expect("cancel through B");
     assert_eq!(
@@ -462,6 +535,53 @@ fn two_replicas_share_tasks_limits_and_survive_a_kill() {
         Some("canceled"),
         "A stopped it"
     );
+    let mut delivered: Vec<(String, String)> = Vec::new();
+    while let Ok((path, token, body)) = posts.recv_timeout(Duration::from_secs(10)) {
+        assert_eq!(
+            body["id"],
+            running.as_str(),
+            "a 0.3 webhook gets the task: {body}"
+        );
+        assert_eq!(body["status"]["state"], "canceled", "{body}");
+        delivered.push((path, token));
+        if delivered.len() == 2 {
+            // Anything more within a second would be a duplicate.
+            if let Ok(extra) = posts.recv_timeout(Duration::from_secs(1)) {
+                panic!("a webhook was delivered to twice: {extra:?}");
+            }
+            break;
+        }
+    }
+    delivered.sort();
+    assert_eq!(
+        delivered,
+        [
+            ("/a".to_string(), "tok-a".to_string()),
+            ("/b".to_string(), "tok-b".to_string())
+        ],
+        "each webhook once, the one set through B by B"
+    );
+    // Canceled through A, which runs it: only B's follower can deliver B's webhook.
+    let followed = start_hanging_question(pa, &load);
+    rpc(
+        pb,
+        &load,
+        "tasks/pushNotificationConfig/set",
+        json!({"taskId": followed, "pushNotificationConfig": {
+            "url": format!("http://127.0.0.1:{hook}/followed"), "token": "tok-f"}}),
+    )
+    .expect("a push config through B");
+    rpc(pa, &load, "tasks/cancel", json!({"id": followed})).expect("cancel through A");
+    let (path, token, body) = posts
+        .recv_timeout(Duration::from_secs(10))
+        .expect("B delivers the end of A's run to the webhook set through B");
+    assert_eq!(
+        (path.as_str(), token.as_str()),
+        ("/followed", "tok-f"),
+        "{body}"
+    );
+    assert_eq!(body["id"], followed.as_str(), "{body}");
+    assert_eq!(body["status"]["state"], "canceled", "{body}");
 
     // kill -9 of A under 16 connections through the balancer.
     let hanging = start_hanging_question(pa, &load);

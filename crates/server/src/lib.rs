@@ -45,6 +45,9 @@ pub use crate::core::clock::{Clock, ManualClock, SystemClock};
 pub use crate::core::errors::ServerError;
 pub use crate::core::lanes::{Busy, Lane, LaneKind, LaneLimits, LaneStats, Lanes, Permit, Ticket};
 pub use crate::core::limits::{InMemoryLimiter, PoolRequest, RateDecision, RateLimiter};
+pub use crate::core::push::{
+    PushAuth, PushConfig, PushConfigStore, PushVersion, MAX_CONFIGS_PER_TASK,
+};
 pub use crate::core::state::{AppState, RunningTasks, Swappable};
 pub use crate::core::store::{
     compact_for_storage, failed_by_restart, Maintenance, SqliteStore, StoreError, StoreLimits,

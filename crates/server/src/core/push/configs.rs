@@ -116,9 +116,9 @@ pub async fn attach(
         authentication: new.authentication,
         version: new.version,
     };
-    let store = push.store.clone();
+    let (store, id) = (push.store.clone(), config.id.clone());
     blocking(request_id, move || store.put_config(&config)).await?;
-    push.watch(task_id);
+    push.watch(task_id, &id);
     Ok(())
 }
 
@@ -152,6 +152,8 @@ pub async fn set(
         authentication: new.authentication,
         version: new.version,
     };
+    // Who delivers: this replica's runs through `emit`; another replica's, followed here.
+    let remote = super::follow::subscribe(state, task_id).await;
     let (store, c, owner, tid) = (
         push.store.clone(),
         config.clone(),
@@ -174,7 +176,16 @@ pub async fn set(
             "task {task_id} already has {MAX_CONFIGS_PER_TASK} push notification configs; delete one first"
         ))
     })?;
-    push.watch(task_id);
+    let followed = push.watch(task_id, &config.id);
+    if let (Some(events), false) = (remote, followed) {
+        super::follow::spawn(
+            state.clone(),
+            push.clone(),
+            task_id.to_string(),
+            caller.id.clone(),
+            events,
+        );
+    }
     Ok(config)
 }
 

@@ -8,7 +8,7 @@ use super::targets;
 use super::{PushAuth, PushConfig, PushConfigStore, PushVersion};
 use crate::core::bus::SharedEvent;
 use ecclesia_a2a::{StreamEvent, Task};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
@@ -34,6 +34,9 @@ pub struct Notice {
     pub event: SharedEvent,
     /// The task as it is now, at a status change (what 0.3 webhooks receive).
     pub task: Option<Box<Task>>,
+    /// The configs of the task this replica delivers to (the others were set through, and
+    /// are delivered by, another replica).
+    pub configs: HashSet<String>,
 }
 
 /// Delivery counters (for `/metrics`).
@@ -55,8 +58,9 @@ pub struct Push {
     pub allow: Arc<Vec<String>>,
     /// Delivery counters.
     pub counters: Arc<PushCounters>,
-    /// Tasks with configs, running here (only their events are looked at).
-    watched: Mutex<HashSet<String>>,
+    /// Tasks with configs this replica delivers to, and those configs' ids (only these
+    /// tasks' events are looked at).
+    watched: Mutex<HashMap<String, HashSet<String>>>,
     queues: Vec<SyncSender<Notice>>,
 }
 
@@ -92,35 +96,48 @@ impl Push {
             store,
             allow,
             counters,
-            watched: Mutex::new(HashSet::new()),
+            watched: Mutex::new(HashMap::new()),
             queues,
         }
     }
 
-    fn watched(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+    fn watched(&self) -> std::sync::MutexGuard<'_, HashMap<String, HashSet<String>>> {
         self.watched.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Deliver the events of `task_id` from now on (a config was set for it).
-    pub fn watch(&self, task_id: &str) {
-        self.watched().insert(task_id.to_string());
+    /// Deliver the events of `task_id` to its config `config_id` from now on (a config was
+    /// set through this replica); whether the task was watched already.
+    pub fn watch(&self, task_id: &str, config_id: &str) -> bool {
+        let mut watched = self.watched();
+        let known = watched.contains_key(task_id);
+        watched
+            .entry(task_id.to_string())
+            .or_default()
+            .insert(config_id.to_string());
+        known
+    }
+
+    /// Stop delivering the events of `task_id` (its events ended without a final one).
+    pub fn forget(&self, task_id: &str) {
+        self.watched().remove(task_id);
     }
 
     /// Queue `event` of `task_id` for its webhooks (nothing when it has none); `last`
     /// forgets the task afterwards.
     pub fn notify(&self, task_id: &str, event: &SharedEvent, task: Option<&Task>, last: bool) {
-        let watched = if last {
+        let configs = if last {
             self.watched().remove(task_id)
         } else {
-            self.watched().contains(task_id)
+            self.watched().get(task_id).cloned()
         };
-        if !watched {
+        let Some(configs) = configs else {
             return;
-        }
+        };
         let notice = Notice {
             task_id: task_id.to_string(),
             event: event.clone(),
             task: task.map(|t| Box::new(t.clone())),
+            configs,
         };
         let shard = task_id
             .bytes()
@@ -174,7 +191,7 @@ fn deliver(agent: &ureq::Agent, store: &dyn PushConfigStore, counters: &PushCoun
             return;
         }
     };
-    for config in configs {
+    for config in configs.into_iter().filter(|c| n.configs.contains(&c.id)) {
         let Some(body) = body(config.version, n) else {
             continue;
         };

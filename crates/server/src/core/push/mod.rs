@@ -7,9 +7,14 @@
 //! A config remembers the protocol version it was set in: a 0.3 webhook receives the task
 //! (as the 0.3 SDKs send it) at each status change; a 1.0 webhook receives each
 //! `StreamResponse` (status and artifact updates), as the 1.0 SDKs send them.
+//!
+//! With replicas sharing one store (PostgreSQL) a config may be set through a replica that is
+//! not running its task: that replica follows the task's events on the task bus and delivers
+//! to it ([`follow`]); each replica delivers to the configs set through it.
 
 pub mod configs;
 pub mod deliver;
+mod follow;
 mod sqlite;
 pub mod targets;
 
