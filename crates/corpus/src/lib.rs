@@ -28,6 +28,7 @@
 #![deny(missing_docs)]
 
 pub mod binary;
+pub mod coverage;
 mod dense;
 pub mod embed;
 pub mod html;

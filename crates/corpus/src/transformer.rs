@@ -39,6 +39,8 @@ pub struct TransformerEmbedder {
     dim: usize,
     device: Device,
     id: String,
+    /// Word pieces per passage (queries always get [`MAX_SEQ`]).
+    max_seq: usize,
 }
 
 impl std::fmt::Debug for TransformerEmbedder {
@@ -113,13 +115,34 @@ impl TransformerEmbedder {
             dim: config.hidden_size,
             device,
             id: format!("{name}@{}", &digest[..12]),
+            max_seq: MAX_SEQ,
         })
     }
 
-    fn ids(&self, text: &str) -> Vec<u32> {
+    /// Embed passages in windows of `max_seq` word pieces (16 to [`MAX_SEQ`],
+    /// `[CLS]` and `[SEP]` included) instead of [`MAX_SEQ`]. The window is part
+    /// of the model id (`…/w128`): vectors of other windows are cached apart.
+    pub fn with_max_seq(mut self, max_seq: usize) -> Result<Self, CorpusError> {
+        if !(16..=MAX_SEQ).contains(&max_seq) {
+            return Err(CorpusError::Model(format!(
+                "max_tokens must be from 16 to {MAX_SEQ} for this model, not {max_seq}"
+            )));
+        }
+        if let Some(base) = self.id.split('/').next().map(str::to_string) {
+            self.id = if max_seq == MAX_SEQ {
+                base
+            } else {
+                format!("{base}/w{max_seq}")
+            };
+        }
+        self.max_seq = max_seq;
+        Ok(self)
+    }
+
+    fn ids(&self, text: &str, max_seq: usize) -> Vec<u32> {
         let mut ids = Vec::with_capacity(64);
         ids.push(self.cls);
-        ids.extend(self.tok.tokenize(text, MAX_SEQ - 2, true));
+        ids.extend(self.tok.tokenize(text, max_seq - 2, true));
         ids.push(self.sep);
         ids
     }
@@ -161,7 +184,7 @@ impl PassageEmbedder for TransformerEmbedder {
     }
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, CorpusError> {
-        let seqs: Vec<Vec<u32>> = texts.iter().map(|t| self.ids(t)).collect();
+        let seqs: Vec<Vec<u32>> = texts.iter().map(|t| self.ids(t, self.max_seq)).collect();
         // Similar lengths together: less padding to compute.
         let mut order: Vec<usize> = (0..seqs.len()).collect();
         order.sort_by_key(|&i| seqs[i].len());
@@ -173,6 +196,12 @@ impl PassageEmbedder for TransformerEmbedder {
             }
         }
         Ok(out)
+    }
+
+    fn embed_query(&self, query: &str) -> Result<Vec<f32>, CorpusError> {
+        self.forward(&[self.ids(query, MAX_SEQ)])?
+            .pop()
+            .ok_or_else(|| CorpusError::Model("no vector for the query".into()))
     }
 }
 
@@ -218,8 +247,11 @@ mod tests {
         let m = TransformerEmbedder::load(&dir, DeviceChoice::Cpu).unwrap();
         assert_eq!(m.dim(), 32);
         assert!(m.model_id().starts_with("tiny@"), "{}", m.model_id());
-        assert_eq!(m.ids("The Lord's bread"), vec![2, 4, 5, 1, 1, 12, 3]);
-        assert_eq!(m.ids("breads"), vec![2, 12, 14, 3]);
+        assert_eq!(
+            m.ids("The Lord's bread", MAX_SEQ),
+            vec![2, 4, 5, 1, 1, 12, 3]
+        );
+        assert_eq!(m.ids("breads", MAX_SEQ), vec![2, 12, 14, 3]);
         let long = "the lord is my shepherd ".repeat(200);
         let texts = [
             "the lord is my shepherd",
@@ -240,6 +272,39 @@ mod tests {
             assert!(cos > 0.9999, "{t:?}: cos {cos}");
         }
         assert!(m.embed(&[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_shorter_window_truncates_passages_but_not_queries() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("tiny");
+        std::fs::create_dir_all(&dir).unwrap();
+        tiny_model(&dir);
+        let full = TransformerEmbedder::load(&dir, DeviceChoice::Cpu).unwrap();
+        let w16 = TransformerEmbedder::load(&dir, DeviceChoice::Cpu)
+            .unwrap()
+            .with_max_seq(16)
+            .unwrap();
+        assert_eq!(w16.model_id(), format!("{}/w16", full.model_id()));
+        let long = format!("{} grace of god", "the lord is my shepherd ".repeat(4));
+        let cos = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+        // 14 word pieces of the passage in the window: "grace of god" is cut off.
+        let head = "the lord is my shepherd ".repeat(2) + "the lord is my";
+        let cut = w16.embed(&[long.as_str()]).unwrap();
+        let head_v = full.embed(&[head.as_str()]).unwrap();
+        assert!(cos(&cut[0], &head_v[0]) > 0.9999);
+        // A query gets the full window.
+        let q_full = full.embed_query(&long).unwrap();
+        let q_w16 = w16.embed_query(&long).unwrap();
+        assert!(cos(&q_full, &q_w16) > 0.9999);
+        assert!(cos(&cut[0], &q_w16) < 0.9999);
+        for bad in [0, 15, 257] {
+            let e = TransformerEmbedder::load(&dir, DeviceChoice::Cpu)
+                .unwrap()
+                .with_max_seq(bad)
+                .unwrap_err();
+            assert!(e.to_string().contains("max_tokens"), "{e}");
+        }
     }
 
     #[test]
