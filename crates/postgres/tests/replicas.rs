@@ -378,6 +378,88 @@ fn webhook() -> (u16, std::sync::mpsc::Receiver<(String, String, Value)>) {
     (port, rx)
 }
 
+/// A call in one protocol: (name, path, headers, body).
+type Call = (
+    &'static str,
+    &'static str,
+    Vec<(&'static str, &'static str)>,
+    Value,
+);
+
+/// One limited call in each protocol.
+fn outage_calls() -> Vec<Call> {
+    let parts_v1 = json!([{"data": {"query": "John Paul II"}}]);
+    vec![
+        (
+            "A2A 0.3 JSON-RPC",
+            "/api/v1/a2a",
+            vec![],
+            json!({"jsonrpc": "2.0", "id": 1, "method": "message/send",
+                "params": send("pope_lookup", json!({"query": "John Paul II"}))}),
+        ),
+        (
+            "A2A 1.0 JSON-RPC",
+            "/api/v1/a2a",
+            vec![("a2a-version", "1.0")],
+            json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": {
+                "messageId": "m-v1", "role": "ROLE_USER", "parts": parts_v1,
+                "metadata": {"skillId": "pope_lookup"}}}}),
+        ),
+        (
+            "A2A 1.0 REST",
+            "/api/v1/rest/message:send",
+            vec![("a2a-version", "1.0")],
+            json!({"message": {"messageId": "m-rest", "role": "ROLE_USER", "parts": parts_v1,
+                "metadata": {"skillId": "pope_lookup"}}}),
+        ),
+        (
+            "OpenAI chat",
+            "/api/v1/chat/completions",
+            vec![],
+            json!({"model": "ecclesia-1", "messages": [{"role": "user", "content": "What is grace?"}]}),
+        ),
+        (
+            "MCP",
+            "/mcp",
+            vec![
+                ("accept", "application/json, text/event-stream"),
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "get_pope"),
+            ],
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "name": "get_pope", "arguments": {"query": "John Paul II"},
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientInfo": {"name": "replicas", "version": "0"},
+                    "io.modelcontextprotocol/clientCapabilities": {}}}}),
+        ),
+    ]
+}
+
+/// POST `body` to `path`: the status, `Retry-After`, and the body as text.
+fn post(
+    port: u16,
+    token: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &Value,
+) -> (u16, Option<u64>, String) {
+    let mut req = ureq::post(&format!("http://127.0.0.1:{port}{path}"))
+        .set("authorization", &format!("Bearer {token}"))
+        .timeout(Duration::from_secs(10));
+    for (k, v) in headers {
+        req = req.set(k, v);
+    }
+    let resp = match req.send_json(body.clone()) {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => return (0, None, e.to_string()),
+    };
+    let status = resp.status();
+    let retry = resp.header("retry-after").and_then(|v| v.parse().ok());
+    (status, retry, resp.into_string().unwrap_or_default())
+}
+
 /// Accepts connections and never answers: the LLM that hangs.
 fn black_hole() -> u16 {
     let l = TcpListener::bind("127.0.0.1:0").expect("bind");
@@ -665,15 +747,26 @@ fn two_replicas_share_tasks_limits_and_survive_a_kill() {
     let pro2 = cluster.key("pro2", "pro");
     redis.kill9();
     let started = Instant::now();
-    match pope(ph, &pro2) {
-        Err((429, body)) => {
-            let text = body.to_string();
-            assert!(text.contains("Redis is unreachable"), "{text}");
+    for (name, path, headers, body) in outage_calls() {
+        let (status, retry, text) = post(ph, &pro2, path, &headers, &body);
+        assert!(
+            text.contains("rate-limit store unavailable"),
+            "{name}: {status} {text}"
+        );
+        if name == "MCP" {
+            // A tool's failure is a tool result the model reads (`isError`), in a 200.
+            assert_eq!(status, 200, "{name}: {text}");
+            assert!(text.contains("\"isError\":true"), "{name}: {text}");
+        } else {
+            assert_eq!(status, 503, "{name}: fail closed is 503, not 429: {text}");
+            assert!(
+                retry.is_some_and(|s| s >= 1),
+                "{name}: Retry-After {retry:?}"
+            );
         }
-        other => panic!("fail closed: {other:?}"),
     }
     assert!(
-        started.elapsed() < Duration::from_secs(3),
+        started.elapsed() < Duration::from_secs(10),
         "bounded: {:?}",
         started.elapsed()
     );

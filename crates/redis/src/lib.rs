@@ -18,4 +18,4 @@ mod limiter;
 
 pub use bus::RedisBus;
 
-pub use limiter::{OnOutage, RedisError, RedisLimiter, RedisOptions, OUTAGE_POOL};
+pub use limiter::{OnOutage, RedisError, RedisLimiter, RedisOptions};

@@ -2,18 +2,18 @@
 
 use ecclesia_server::{PoolRequest, RateDecision, RateLimiter};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// The pool named in decisions made while Redis is unreachable (fail closed).
-pub const OUTAGE_POOL: &str = "the shared rate limiter (Redis is unreachable)";
 
 /// What a limited call gets while Redis cannot be reached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnOutage {
-    /// Refuse it (429, `Retry-After`): no caller exceeds a plan, at the cost of availability.
+    /// Refuse it (503 "rate-limit store unavailable", `Retry-After`): no caller exceeds a
+    /// plan, at the cost of availability.
     Closed,
-    /// Let it through unlimited, with a logged warning: availability first.
+    /// Let it through unlimited, with a warning logged once per probe of Redis (not per
+    /// call): availability first.
     Open,
 }
 
@@ -77,8 +77,11 @@ pub struct RedisLimiter {
     conn: tokio::sync::Mutex<Option<ConnectionManager>>,
     script: redis::Script,
     options: RedisOptions,
-    /// Until when Redis is taken as down (no call waits on it meanwhile).
+    /// Until when Redis is taken as down (no call waits on it meanwhile; the first call
+    /// after it probes Redis, the others meanwhile follow the policy at once).
     down_until: Mutex<Option<Instant>>,
+    /// Limited calls let through unlimited (fail open) since the last warning.
+    unlimited: AtomicU64,
 }
 
 impl std::fmt::Debug for RedisLimiter {
@@ -115,6 +118,7 @@ impl RedisLimiter {
             script: redis::Script::new(include_str!("window.lua")),
             options,
             down_until: Mutex::new(None),
+            unlimited: AtomicU64::new(0),
         })
     }
 
@@ -185,26 +189,43 @@ impl RedisLimiter {
         }
     }
 
-    fn is_down(&self, now: Instant) -> bool {
-        let down = self.down_until.lock().unwrap_or_else(|e| e.into_inner());
-        down.is_some_and(|until| now < until)
+    /// Whether calls skip Redis now (it is down and another call is probing it, or the
+    /// retry time has not come); the first call past the retry time is let through to
+    /// probe, and the time is pushed on meanwhile, so an outage costs one wait per period.
+    fn skip_redis(&self, now: Instant) -> bool {
+        let mut down = self.down_until.lock().unwrap_or_else(|e| e.into_inner());
+        match *down {
+            Some(until) if now < until => true,
+            Some(_) => {
+                *down = Some(now + self.options.retry_after);
+                false
+            }
+            None => false,
+        }
     }
 
     fn mark(&self, up: bool, now: Instant) {
         let mut down = self.down_until.lock().unwrap_or_else(|e| e.into_inner());
         let was_down = down.is_some();
         *down = (!up).then(|| now + self.options.retry_after);
+        drop(down);
+        let unlimited = self.unlimited.swap(0, Ordering::Relaxed);
         if up && was_down {
-            tracing::info!("Redis answers again: shared rate limits are back");
+            tracing::info!(
+                unlimited_during_outage = unlimited,
+                "Redis answers again: shared rate limits are back"
+            );
         } else if !up {
+            let retry_in_secs = self.options.retry_after.as_secs_f64();
             match self.options.on_outage {
                 OnOutage::Closed => tracing::warn!(
-                    retry_in_secs = self.options.retry_after.as_secs_f64(),
-                    "Redis is unreachable: limited calls are refused (fail closed)"
+                    retry_in_secs,
+                    "rate-limit store unavailable: Redis is unreachable, limited calls are refused with 503 (fail closed)"
                 ),
                 OnOutage::Open => tracing::warn!(
-                    retry_in_secs = self.options.retry_after.as_secs_f64(),
-                    "Redis is unreachable: limited calls go through unlimited (fail open)"
+                    retry_in_secs,
+                    unlimited_since_last_warning = unlimited,
+                    "rate-limit store unavailable: Redis is unreachable, limited calls go through unlimited (fail open)"
                 ),
             }
         }
@@ -275,6 +296,7 @@ impl RedisLimiter {
                 };
                 RateDecision {
                     allowed: used < p.limit,
+                    unavailable: false,
                     pool: p.pool.clone(),
                     limit: p.limit,
                     remaining: p.limit.saturating_sub(used),
@@ -294,24 +316,19 @@ impl RedisLimiter {
                 d
             })
             .min_by_key(|d| d.remaining)
-            .unwrap_or_else(|| self.outage())
+            .unwrap_or_else(|| RateDecision::unavailable(self.options.retry_after.as_secs()))
     }
 
-    /// The refusal while Redis is unreachable (fail closed).
-    fn outage(&self) -> RateDecision {
-        RateDecision {
-            allowed: false,
-            pool: OUTAGE_POOL.into(),
-            limit: 0,
-            remaining: 0,
-            reset_secs: self.options.retry_after.as_secs().max(1),
-        }
-    }
-
+    /// What a limited call gets while Redis is unreachable.
     fn on_failure(&self) -> Option<RateDecision> {
         match self.options.on_outage {
-            OnOutage::Closed => Some(self.outage()),
-            OnOutage::Open => None,
+            OnOutage::Closed => Some(RateDecision::unavailable(
+                self.options.retry_after.as_secs().max(1),
+            )),
+            OnOutage::Open => {
+                self.unlimited.fetch_add(1, Ordering::Relaxed);
+                None
+            }
         }
     }
 }
@@ -321,7 +338,7 @@ impl RateLimiter for RedisLimiter {
         if pools.is_empty() {
             return None;
         }
-        if self.is_down(now) {
+        if self.skip_redis(now) {
             return self.on_failure();
         }
         match self.count(pools) {

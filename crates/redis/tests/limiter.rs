@@ -3,7 +3,7 @@
 //! one limit held by several limiters at once, and outages (fail closed, fail open,
 //! recovery) on a Redis of its own that the test stops and starts.
 
-use ecclesia_redis::{OnOutage, RedisLimiter, RedisOptions, OUTAGE_POOL};
+use ecclesia_redis::{OnOutage, RedisLimiter, RedisOptions};
 use ecclesia_server::{InMemoryLimiter, PoolRequest, RateLimiter};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -234,7 +234,7 @@ fn an_outage_fails_closed_or_open_within_the_timeout_and_recovers() {
             started.elapsed()
         );
         assert!(!d.allowed);
-        assert_eq!(d.pool, OUTAGE_POOL);
+        assert!(d.unavailable, "an outage, not a full pool: {d:?}");
         assert!(d.reset_secs >= 1);
         let started = Instant::now();
         assert!(
@@ -244,6 +244,21 @@ fn an_outage_fails_closed_or_open_within_the_timeout_and_recovers() {
         assert!(started.elapsed() < Duration::from_secs(1));
     }
     assert!(!closed.ping());
+    // Past the retry time one call probes Redis (bounded); calls meanwhile do not wait.
+    std::thread::sleep(retry + Duration::from_millis(50));
+    let started = Instant::now();
+    let probes: Vec<_> = (0..8).map(|_| closed.acquire(&p, Instant::now())).collect();
+    assert!(
+        probes
+            .iter()
+            .all(|d| d.as_ref().is_some_and(|d| d.unavailable)),
+        "{probes:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "one bounded probe: {:?}",
+        started.elapsed()
+    );
     // Unlimited calls never ask Redis.
     assert!(closed.acquire(&[], Instant::now()).is_none());
 

@@ -19,7 +19,8 @@ pub(crate) fn code(e: &ServerError) -> i64 {
         ServerError::TaskNotCancelable { .. } => codes::TASK_NOT_CANCELABLE,
         ServerError::PlanRequired(_) => codes::PLAN_REQUIRED,
         ServerError::RateLimited(_) => codes::RATE_LIMITED,
-        ServerError::Busy { .. } => codes::SERVER_BUSY,
+        // 0.3 has no code of its own for it: the server cannot serve the call now.
+        ServerError::Busy { .. } | ServerError::LimiterUnavailable { .. } => codes::SERVER_BUSY,
         ServerError::PushNotSupported => codes::PUSH_NOT_SUPPORTED,
         ServerError::UnsupportedOperation(_) => codes::UNSUPPORTED_OPERATION,
         ServerError::Unavailable(_) | ServerError::Internal { .. } => codes::INTERNAL_ERROR,

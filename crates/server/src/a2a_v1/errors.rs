@@ -26,7 +26,8 @@ fn kind(e: &ServerError) -> ErrorKind {
         }
         ServerError::PlanRequired(_) => ErrorKind::PlanRequired,
         ServerError::RateLimited(_) => ErrorKind::RateLimited,
-        ServerError::Busy { .. } => ErrorKind::ServerBusy,
+        // The server cannot serve the call now (503, RetryInfo); the message says why.
+        ServerError::Busy { .. } | ServerError::LimiterUnavailable { .. } => ErrorKind::ServerBusy,
         ServerError::PushNotSupported => ErrorKind::PushNotificationNotSupported,
         ServerError::Unavailable(_) | ServerError::Internal { .. } => ErrorKind::Internal,
     }

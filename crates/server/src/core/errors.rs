@@ -1,8 +1,9 @@
 //! [`ServerError`]: every way the core refuses or fails a request, in one type. Each
 //! protocol encodes it once: A2A 0.3 JSON-RPC codes (`a2a_v03::errors`), A2A 1.0 codes with
 //! `ErrorInfo` and the REST problem details (`a2a_v1::errors`). The HTTP status and headers
-//! that travel with an error (429 and `Retry-After` for rate limits, 503 for a full lane)
-//! are the core's, the same in every protocol.
+//! that travel with an error (429 and `Retry-After` for rate limits, 503 and `Retry-After`
+//! for a full lane or an unreachable rate-limit store) are the core's, the same in every
+//! protocol.
 
 use crate::core::limits::RateDecision;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -48,6 +49,12 @@ pub enum ServerError {
     PlanRequired(String),
     /// A rate-limit pool is empty.
     RateLimited(RateDecision),
+    /// The shared rate limiter's store (Redis) cannot be reached and the server fails closed:
+    /// limited calls are refused until it answers again.
+    LimiterUnavailable {
+        /// Seconds until the server asks the store again.
+        retry_after: u64,
+    },
     /// The skill's lane (or the caller's share of it) is full.
     Busy {
         /// Seconds to wait.
@@ -94,6 +101,18 @@ impl ServerError {
         }
     }
 
+    /// The one mapping of a refusing [`RateDecision`]: 429 when a pool is empty, 503 when
+    /// the limiter cannot count.
+    pub fn rate_refused(d: RateDecision) -> Self {
+        if d.unavailable {
+            ServerError::LimiterUnavailable {
+                retry_after: d.reset_secs.max(1),
+            }
+        } else {
+            ServerError::RateLimited(d)
+        }
+    }
+
     /// The one mapping of a [`SkillError`] raised before a task exists (decoding the parts).
     /// After a task exists, the same error ends it instead (see `core::tasks::finish`).
     pub fn from_skill(e: SkillError, request_id: &str) -> Self {
@@ -134,6 +153,12 @@ impl ServerError {
                 "rate limit exceeded: {} requests a minute for {}; retry in {} s",
                 d.limit, d.pool, d.reset_secs
             ),
+            ServerError::LimiterUnavailable { retry_after } => format!(
+                "rate-limit store unavailable: the shared rate limiter (Redis) cannot be reached, \
+                 so calls on limited plans are refused for now (the server fails closed); retry in \
+                 {retry_after} s. Operators: check [limits] url, or set [limits] on_outage = \"open\" \
+                 to let calls through unlimited during an outage"
+            ),
             ServerError::PushConfigNotFound { task_id, id } => format!(
                 "no push notification config {id:?} on task {task_id}"
             ),
@@ -153,6 +178,9 @@ impl ServerError {
                 "retry_after_seconds": d.reset_secs, "limit": d.limit, "pool": d.pool
             })),
             ServerError::Busy { data, .. } => Some(data.clone()),
+            ServerError::LimiterUnavailable { retry_after } => Some(json!({
+                "retry_after_seconds": retry_after, "reason": "rate_limit_store_unavailable"
+            })),
             _ => None,
         }
     }
@@ -162,7 +190,9 @@ impl ServerError {
     pub fn http_status(&self) -> StatusCode {
         match self {
             ServerError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            ServerError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ServerError::Busy { .. } | ServerError::LimiterUnavailable { .. } => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             _ => StatusCode::OK,
         }
     }
@@ -171,7 +201,8 @@ impl ServerError {
     pub fn headers(&self) -> HeaderMap {
         match self {
             ServerError::RateLimited(d) => rate_headers(d),
-            ServerError::Busy { retry_after, .. } => {
+            ServerError::Busy { retry_after, .. }
+            | ServerError::LimiterUnavailable { retry_after } => {
                 let mut h = HeaderMap::new();
                 h.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
                 h
@@ -200,4 +231,43 @@ pub fn rate_headers(d: &RateDecision) -> HeaderMap {
         h.insert("retry-after", num(d.reset_secs));
     }
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::limits::RateDecision;
+
+    #[test]
+    fn an_unreachable_limiter_is_a_503_with_retry_after_in_every_protocol() {
+        let e = ServerError::rate_refused(RateDecision::unavailable(2));
+        assert_eq!(e, ServerError::LimiterUnavailable { retry_after: 2 });
+        assert_eq!(e.http_status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(e.headers()[header::RETRY_AFTER], "2");
+        assert!(e.message().starts_with("rate-limit store unavailable"));
+        assert!(e.message().contains("on_outage"), "{}", e.message());
+        assert_eq!(e.refused_pool(), None, "no pool is over its limit");
+        assert_eq!(
+            crate::a2a_v03::errors::code(&e),
+            ecclesia_a2a::error_codes::SERVER_BUSY
+        );
+        let v1 = crate::a2a_v1::errors::encode(&e);
+        assert_eq!(v1.kind, ecclesia_a2a::v1::ErrorKind::ServerBusy);
+        assert_eq!(v1.kind.http_status(), 503);
+    }
+
+    #[test]
+    fn a_full_pool_stays_a_429() {
+        let d = RateDecision {
+            allowed: false,
+            unavailable: false,
+            pool: "message/send".into(),
+            limit: 15,
+            remaining: 0,
+            reset_secs: 40,
+        };
+        let e = ServerError::rate_refused(d);
+        assert_eq!(e.http_status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(e.refused_pool(), Some("message/send"));
+    }
 }

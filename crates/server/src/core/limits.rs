@@ -17,11 +17,17 @@ pub struct PoolRequest {
     pub limit: u32,
 }
 
-/// The verdict, for the most constrained pool.
+/// The verdict, for the most constrained pool; or, with [`unavailable`](Self::unavailable),
+/// that the limiter's store cannot be reached and the request is refused for it (a shared
+/// limiter that fails closed).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RateDecision {
     /// Whether the request may go on.
     pub allowed: bool,
+    /// The limiter could not count (its store is unreachable) and refuses: `allowed` is
+    /// false and `reset_secs` is when to try again. Encoded as 503, not 429: the caller is
+    /// not over its plan.
+    pub unavailable: bool,
     /// The pool this decision describes.
     pub pool: String,
     /// Its limit.
@@ -32,10 +38,26 @@ pub struct RateDecision {
     pub reset_secs: u64,
 }
 
+impl RateDecision {
+    /// The refusal of a limiter whose store cannot be reached (fail closed): retry in
+    /// `retry_secs`.
+    pub fn unavailable(retry_secs: u64) -> Self {
+        RateDecision {
+            allowed: false,
+            unavailable: true,
+            pool: String::new(),
+            limit: 0,
+            remaining: 0,
+            reset_secs: retry_secs.max(1),
+        }
+    }
+}
+
 /// Counts requests per caller and pool.
 pub trait RateLimiter: Send + Sync {
     /// Take one slot from every pool, or none if any is full.
-    /// `None` when `pools` is empty (unlimited).
+    /// `None` when `pools` is empty (unlimited), or when the limiter cannot count and lets
+    /// the request through (a shared limiter that fails open).
     fn acquire(&self, pools: &[PoolRequest], now: Instant) -> Option<RateDecision>;
 }
 
@@ -82,6 +104,7 @@ impl RateLimiter for InMemoryLimiter {
                 .unwrap_or(self.window.as_secs());
             decisions.push(RateDecision {
                 allowed: used < p.limit,
+                unavailable: false,
                 pool: p.pool.clone(),
                 limit: p.limit,
                 remaining: p.limit.saturating_sub(used),

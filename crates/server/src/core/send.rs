@@ -214,7 +214,7 @@ async fn admit_and_run(
     let pools = plans::pools(&caller.id, &caller.plan, skill.extra_pool());
     *rate = state.limiter.acquire(&pools, Instant::now());
     if let Some(d) = rate.as_ref().filter(|d| !d.allowed) {
-        return Err(ServerError::RateLimited(d.clone()));
+        return Err(ServerError::rate_refused(d.clone()));
     }
 
     let rec = tasks::create(state, &caller.id, &skill_name, &p.message);

@@ -65,6 +65,11 @@ impl Gate for ConsoleGate {
         let extra = registry.get(skill).and_then(|s| s.extra_pool());
         let pools = plans::pools(&caller, &plan, extra);
         match self.state.limiter.acquire(&pools, Instant::now()) {
+            Some(d) if d.unavailable => {
+                let retry = d.reset_secs;
+                let e = crate::core::errors::ServerError::rate_refused(d);
+                Err(refuse(e.http_status(), e.message(), Some(retry)))
+            }
             Some(d) if !d.allowed => {
                 self.state.metrics.rate_limited(&d.pool);
                 Err(refuse(
