@@ -106,6 +106,131 @@ impl SignCodes {
     pub fn rows(&self) -> usize {
         self.codes.len().checked_div(self.words).unwrap_or(0)
     }
+
+    /// Hamming distances to a query code of rows `first..first + out.len()`
+    /// that have a vector (`scales[i] != 0`, `scales` aligned with `out`),
+    /// [`NO_ROW`] for the others and past the last row; each distance is
+    /// counted in `histogram` (indexed by distance, `words() * 64 + 1`
+    /// slots). Returns how many of the rows have a vector. The scan's inner
+    /// loop: one pass, unrolled for the usual code lengths, with the CPU's popcnt.
+    pub fn distances(
+        &self,
+        q: &[u64],
+        first: usize,
+        scales: &[f32],
+        out: &mut [u16],
+        histogram: &mut [u32],
+    ) -> u64 {
+        let n = out.len().min(scales.len());
+        let (out, scales) = (&mut out[..n], &scales[..n]);
+        let coded = n.min(self.rows().saturating_sub(first));
+        let (head, tail) = out.split_at_mut(coded);
+        tail.fill(NO_ROW);
+        let mut present = scales[coded..].iter().filter(|s| **s != 0.0).count() as u64;
+        if q.len() != self.words || histogram.len() <= self.words * 64 {
+            head.fill(NO_ROW);
+            return present + scales[..coded].iter().filter(|s| **s != 0.0).count() as u64;
+        }
+        let pass = Pass {
+            codes: &self.codes[first * self.words..(first + coded) * self.words],
+            q,
+            scales: &scales[..coded],
+        };
+        present += match self.words {
+            4 => pass.dispatch::<4>(head, histogram),
+            6 => pass.dispatch::<6>(head, histogram),
+            12 => pass.dispatch::<12>(head, histogram),
+            _ => pass.generic(head, histogram),
+        };
+        present
+    }
+}
+
+/// What [`SignCodes::distances`] gives a row without a vector (farther than any code).
+pub const NO_ROW: u16 = u16::MAX;
+
+/// The inputs of one distance pass.
+struct Pass<'a> {
+    codes: &'a [u64],
+    q: &'a [u64],
+    scales: &'a [f32],
+}
+
+impl Pass<'_> {
+    fn dispatch<const W: usize>(&self, out: &mut [u16], histogram: &mut [u32]) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the popcnt instruction (checked just above).
+            return unsafe { self.fixed_popcnt::<W>(out, histogram) };
+        }
+        self.fixed::<W>(out, histogram)
+    }
+
+    /// [`Pass::fixed`] compiled with the popcnt instruction.
+    ///
+    /// # Safety
+    /// The CPU must have popcnt.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn fixed_popcnt<const W: usize>(&self, out: &mut [u16], histogram: &mut [u32]) -> u64 {
+        self.fixed::<W>(out, histogram)
+    }
+
+    #[inline(always)]
+    fn fixed<const W: usize>(&self, out: &mut [u16], histogram: &mut [u32]) -> u64 {
+        let Ok(q) = <&[u64; W]>::try_from(self.q) else {
+            return self.generic(out, histogram);
+        };
+        let mut present = 0;
+        for ((row, d), &s) in self.codes.chunks_exact(W).zip(out).zip(self.scales) {
+            let mut sum = 0;
+            for w in 0..W {
+                sum += (row[w] ^ q[w]).count_ones();
+            }
+            *d = if s != 0.0 {
+                present += 1;
+                if let Some(h) = histogram.get_mut(sum as usize) {
+                    *h += 1;
+                }
+                sum as u16
+            } else {
+                NO_ROW
+            };
+        }
+        present
+    }
+
+    fn generic(&self, out: &mut [u16], histogram: &mut [u32]) -> u64 {
+        let w = self.q.len().max(1);
+        let mut present = 0;
+        for ((row, d), &s) in self.codes.chunks_exact(w).zip(out).zip(self.scales) {
+            let sum = hamming(row, self.q);
+            *d = if s != 0.0 {
+                present += 1;
+                if let Some(h) = histogram.get_mut(sum as usize) {
+                    *h += 1;
+                }
+                sum as u16
+            } else {
+                NO_ROW
+            };
+        }
+        present
+    }
+}
+
+/// The cut-off distance of the `want` closest rows, from a histogram of
+/// distances: every row closer than `.0` is kept, and `.1` rows at `.0`
+/// (the first ones met) fill the rest.
+pub fn cut_off(histogram: &[u32], want: usize) -> (usize, usize) {
+    let mut below = 0usize;
+    for (d, &n) in histogram.iter().enumerate() {
+        if below + n as usize >= want {
+            return (d, want - below);
+        }
+        below += n as usize;
+    }
+    (histogram.len(), 0)
 }
 
 fn hamming(a: &[u64], b: &[u64]) -> u32 {
@@ -184,16 +309,7 @@ impl Candidates {
     /// The rows to rescore: every row closer than the cut-off distance, and
     /// rows at the cut-off until about `want` are chosen.
     pub fn into_rows(self) -> Vec<u64> {
-        let mut cut = self.histogram.len();
-        let mut below = 0usize;
-        for (d, &n) in self.histogram.iter().enumerate() {
-            if below + n as usize >= self.want {
-                cut = d;
-                break;
-            }
-            below += n as usize;
-        }
-        let mut at_cut = self.want.saturating_sub(below);
+        let (cut, mut at_cut) = cut_off(&self.histogram, self.want);
         let mut out = Vec::with_capacity(self.want.min(self.found.len()));
         for (row, d) in self.found {
             let d = d as usize;

@@ -2,10 +2,11 @@
 //! static model's, memory-mapped from the store, or the transformer's),
 //! exactly or through 1-bit sign codes with an exact rescore.
 
-use crate::binary::{Candidates, SignCodes};
+use crate::binary::{cut_off, SignCodes, NO_ROW};
 use crate::embed::StaticEmbedder;
 use crate::search::{MIN_RESCORE, MODEL_DIR};
 use crate::store::{SCALE_FILE, VEC_FILE};
+use std::cell::RefCell;
 use std::path::Path;
 
 /// The static model's vectors of a store: the model (to embed queries), the
@@ -92,13 +93,7 @@ pub(crate) fn top_cosine(
     match codes {
         Some(codes) => {
             let qc = codes.encode(qv);
-            let mut cands = Candidates::new(want, codes.words() * 64);
-            each_row(rows.scales, spans, &mut scan, |ord| {
-                if (ord as usize) < codes.rows() {
-                    cands.push(ord, codes.distance(ord as usize, &qc));
-                }
-            });
-            for ord in cands.into_rows() {
+            for ord in candidates(codes, &qc, rows.scales, spans, want, &mut scan) {
                 if let Some(cos) = score(ord) {
                     top.push(ord, cos);
                 }
@@ -113,6 +108,55 @@ pub(crate) fn top_cosine(
     }
     scan.hits = top.into_sorted();
     scan
+}
+
+thread_local! {
+    /// One Hamming distance per row, reused by the scans of a thread (a
+    /// fresh megabyte a query would be mapped and faulted in each time).
+    static DISTANCES: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The first pass: the rows among the `spans` with a vector whose sign codes
+/// are closest to the query's `qc`, about `want` of them (all closer than
+/// the cut-off distance, then the first ones at it), in ordinal order;
+/// counts the rows with a vector and the English rows in `scan`.
+fn candidates(
+    codes: &SignCodes,
+    qc: &[u64],
+    scales: &[f32],
+    spans: impl Iterator<Item = Span>,
+    want: usize,
+    scan: &mut Scan,
+) -> Vec<u64> {
+    DISTANCES.with(|cell| {
+        let mut dist = cell.borrow_mut();
+        dist.clear();
+        dist.resize(scales.len(), NO_ROW);
+        let mut histogram = vec![0u32; codes.words() * 64 + 1];
+        let (mut from, mut to) = (scales.len(), 0);
+        for span in spans {
+            if span.english {
+                scan.english += span.count;
+            }
+            let lo = (span.first_ord as usize).min(scales.len());
+            let hi = ((span.first_ord + span.count) as usize).min(scales.len());
+            (from, to) = (from.min(lo), to.max(hi));
+            scan.present +=
+                codes.distances(qc, lo, &scales[lo..hi], &mut dist[lo..hi], &mut histogram);
+        }
+        let (cut, mut at_cut) = cut_off(&histogram, want);
+        let mut out = Vec::with_capacity(want.min(scan.present as usize));
+        for (i, &d) in dist.get(from..to).unwrap_or_default().iter().enumerate() {
+            let d = d as usize;
+            if d < cut || (d == cut && at_cut > 0) {
+                if d == cut {
+                    at_cut -= 1;
+                }
+                out.push((from + i) as u64);
+            }
+        }
+        out
+    })
 }
 
 /// Call `f` with every ordinal that has a vector among the `spans`,
@@ -304,5 +348,73 @@ mod tests {
             assert_eq!(dot_i8(&q, &row), dot_i8_portable(&q, &row), "dim {dim}");
         }
         assert_eq!(dot_i8(&[-127; 32], &[0x81; 32]), 32 * 127 * 127);
+    }
+
+    /// The first pass as it was first written: a push per row, then the cut.
+    fn candidates_one_by_one(
+        codes: &SignCodes,
+        qc: &[u64],
+        scales: &[f32],
+        spans: &[(u64, u64)],
+        want: usize,
+    ) -> Vec<u64> {
+        let mut cands = crate::binary::Candidates::new(want, codes.words() * 64);
+        for &(first, count) in spans {
+            for ord in first..(first + count).min(scales.len() as u64) {
+                if scales[ord as usize] != 0.0 && (ord as usize) < codes.rows() {
+                    cands.push(ord, codes.distance(ord as usize, qc));
+                }
+            }
+        }
+        cands.into_rows()
+    }
+
+    #[test]
+    fn the_first_pass_picks_the_rows_a_row_by_row_scan_picks() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for dim in [40usize, 256, 384, 500] {
+            let rows = 3000;
+            let data: Vec<u8> = (0..rows * dim).map(|_| next() as u8).collect();
+            // a tenth of the rows have no vector yet
+            let scales: Vec<f32> = (0..rows)
+                .map(|_| if next() % 10 == 0 { 0.0 } else { 0.01 })
+                .collect();
+            let codes = SignCodes::from_rows(&data, &scales, dim);
+            let q: Vec<f32> = (0..dim).map(|_| (next() % 200) as f32 - 100.0).collect();
+            let qc = codes.encode(&q);
+            // documents of 1–40 rows, a third of them filtered out, the last past the rows
+            let mut spans = Vec::new();
+            let mut at = 0u64;
+            while at < rows as u64 + 20 {
+                let count = 1 + next() % 40;
+                if next() % 3 != 0 {
+                    spans.push((at, count));
+                }
+                at += count;
+            }
+            for want in [1usize, 100, 1000, 5000] {
+                let mut scan = Scan::default();
+                let iter = spans.iter().map(|&(first_ord, count)| Span {
+                    first_ord,
+                    count,
+                    english: true,
+                });
+                let fast = candidates(&codes, &qc, &scales, iter, want, &mut scan);
+                let slow = candidates_one_by_one(&codes, &qc, &scales, &spans, want);
+                assert_eq!(fast, slow, "dim {dim}, want {want}");
+                let present = spans
+                    .iter()
+                    .flat_map(|&(f, c)| f..f + c)
+                    .filter(|&o| scales.get(o as usize).is_some_and(|s| *s != 0.0))
+                    .count();
+                assert_eq!(scan.present as usize, present);
+            }
+        }
     }
 }

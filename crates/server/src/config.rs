@@ -127,7 +127,8 @@ pub struct ServerConfig {
     pub slow_queue_limit: usize,
     /// Fast runs one caller may have waiting.
     pub queue_per_caller: usize,
-    /// Slow runs one caller may have waiting.
+    /// Slow runs one caller may have waiting (default 32: half the lane, room for
+    /// one client with 16 connections of searches on the default workers).
     pub slow_queue_per_caller: usize,
     /// Plans by name; `anonymous` applies to callers without a key.
     pub plans: BTreeMap<String, Plan>,
@@ -170,7 +171,7 @@ impl Default for ServerConfig {
             queue_limit: 512,
             slow_queue_limit: 64,
             queue_per_caller: 128,
-            slow_queue_per_caller: 8,
+            slow_queue_per_caller: 32,
             plans: default_plans(),
             version: env!("CARGO_PKG_VERSION").into(),
             push_notifications: true,
