@@ -130,7 +130,8 @@ fn candidates(
 ) -> Vec<u64> {
     DISTANCES.with(|cell| {
         let mut dist = cell.borrow_mut();
-        dist.clear();
+        // Every row is written below (the rows between the spans with
+        // NO_ROW), so the buffer is only sized, not cleared.
         dist.resize(scales.len(), NO_ROW);
         let mut histogram = vec![0u32; codes.words() * 64 + 1];
         let (mut from, mut to) = (scales.len(), 0);
@@ -138,9 +139,10 @@ fn candidates(
             if span.english {
                 scan.english += span.count;
             }
-            let lo = (span.first_ord as usize).min(scales.len());
-            let hi = ((span.first_ord + span.count) as usize).min(scales.len());
-            (from, to) = (from.min(lo), to.max(hi));
+            let lo = (span.first_ord as usize).clamp(to, scales.len());
+            let hi = ((span.first_ord + span.count) as usize).clamp(lo, scales.len());
+            dist[to..lo].fill(NO_ROW);
+            (from, to) = (from.min(lo), hi);
             scan.present +=
                 codes.distances(qc, lo, &scales[lo..hi], &mut dist[lo..hi], &mut histogram);
         }
