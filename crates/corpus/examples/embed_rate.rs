@@ -1,8 +1,9 @@
 //! Embedding coverage measurements on a real store (run with `--release`):
 //!
-//! * `embed_rate rate <corpus dir> <model dir> <window> <threads> <n> [all|priority] [batch]`:
+//! * `embed_rate rate <corpus dir> <model dir> <window> <threads> <n> [all|priority][-dedup] [batch]`:
 //!   embed a fixed sample of `n` English passages (every k-th passage in
-//!   ordinal order, of the whole English corpus or of the priority set) in
+//!   ordinal order, of the whole English corpus or of the priority set, with
+//!   `-dedup` only the passages computed after sharing near-duplicates) in
 //!   worker-sized batches and print passages/s, CPU seconds and the load
 //!   average. A folder with `model.onnx` runs on ONNX Runtime
 //!   (`ORT_DYLIB_PATH`), otherwise candle.
@@ -95,10 +96,27 @@ fn rate(args: &[String]) {
     let n: usize = args[6].parse().expect("n");
     let which = args.get(7).map(String::as_str).unwrap_or("all");
     let batch: usize = args.get(8).and_then(|b| b.parse().ok()).unwrap_or(32);
-    let rows: Vec<Row> = english(&conn)
+    // `all`, `priority`, or either with `-dedup`: only the passages the
+    // worker computes (one per group of near-duplicates), in embedding order.
+    let mut rows: Vec<Row> = english(&conn)
         .into_iter()
-        .filter(|r| which == "all" || coverage::is_priority(r.1))
+        .filter(|r| which.starts_with("all") || coverage::is_priority(r.1))
         .collect();
+    if which.ends_with("-dedup") {
+        rows.sort_by_key(|r| (r.1, r.0));
+        let mut d = Dedup::new();
+        rows.retain(|r| {
+            d.representative(&PassageRow {
+                ord: r.0,
+                doc_type: &r.2,
+                reference: &r.3,
+                heading: r.4.as_deref(),
+                text: &r.5,
+            })
+            .is_none()
+        });
+        rows.sort_by_key(|r| r.0);
+    }
     let step = (rows.len() / n).max(1);
     let texts: Vec<String> = rows
         .iter()
