@@ -6,6 +6,7 @@
 //! - [`faith`]: a curated multilingual lexicon of Catholic and theological concepts;
 //! - [`glossary`]: the corpus's multilingual glossary of theological terms
 //!   (the one query translation uses), in the nine languages other than English;
+//! - [`popes`]: a pope named with his number ("Pius X", "Benedict XV");
 //! - [`requests`]: a lexicon of the kinds of request not served (recipes, code,
 //!   sport, weather, shopping, travel, devices, fitness, entertainment, trivia);
 //! - [`classify`]: both scores and the decision. A Bible reference is on topic; a
@@ -23,6 +24,7 @@
 pub mod faith;
 pub mod glossary;
 pub mod normalize;
+pub mod popes;
 pub mod requests;
 
 use crate::refs::verse_refs;
@@ -38,6 +40,8 @@ pub const MARGIN: u32 = 1;
 pub const CLEAR_REQUEST: u32 = 3;
 /// The margin needed against such a request.
 pub const MARGIN_CLEAR_REQUEST: u32 = 2;
+/// What a pope named with his number counts (enough on its own).
+const POPE: u32 = 2;
 /// Most a single concept contributes.
 const CONCEPT_CAP: u32 = 3;
 
@@ -92,8 +96,12 @@ pub fn classify(question: &str) -> TopicScore {
     let q = Normalized::new(question);
     let mut matched = Vec::new();
     let (glossary, names) = glossary::score(&q);
-    let faith = score(&q, FAITH, &mut matched) + glossary;
+    let mut faith = score(&q, FAITH, &mut matched) + glossary;
     matched.extend(names);
+    if popes::names_a_pope(&q) {
+        faith += POPE;
+        matched.push("a pope by name and number");
+    }
     let off_topic = score(&q, REQUESTS, &mut matched);
     TopicScore {
         faith,

@@ -94,6 +94,11 @@ impl Normalized {
         }
     }
 
+    /// The folded words, in order.
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
     /// Whether `term` (already folded; see the module docs) occurs.
     pub fn has(&self, term: &str) -> bool {
         if term.chars().any(is_han) {

@@ -283,7 +283,10 @@ pub const REQUESTS: &[Concept] = &[
     Concept {
         name: "general knowledge and science",
         terms: &[
-            ("capital", 2),
+            // "capital" alone is also the capital sins; a country's capital is asked "capital of"
+            ("capital", 1),
+            ("capital of", 2),
+            ("capital city", 3),
             ("population", 2),
             ("how tall", 2),
             ("how far", 2),
