@@ -8,10 +8,17 @@
 # ports), target/release/ecclesia (cargo build --release -p ecclesia). DURATION (default 10s),
 # CONNECTIONS (default 16). Every call passes the rate limiter (a plan of 10^7 a minute), so
 # the Redis script runs on each request.
+#
+# BIN (default target/release/ecclesia) is the binary measured; with BEFORE=/path/to/an/older
+# binary, one more replica of that binary runs on a database of its own beside the same Redis,
+# and is measured in the same run (before/after of a change).
+
 set -euo pipefail
 cd "$(dirname "$0")/.."
 STORE=${1:-store}
 D=${DURATION:-10s}
+BIN=${BIN:-target/release/ecclesia}
+BEFORE=${BEFORE:-}
 C=${CONNECTIONS:-16}
 WORK=$(mktemp -d)
 PIDS=()
@@ -27,15 +34,16 @@ trap cleanup EXIT
 : "${ECCLESIA_TEST_POSTGRES:?PostgreSQL did not start}" "${ECCLESIA_TEST_REDIS:?Redis did not start}"
 
 printf '[plans.anonymous]\nsend_per_minute = 10000000\nqa_per_minute = 10000000\n[corpus]\nembeddings = "off"\n' >"$WORK/bench.toml"
-for s in a b c; do
+for s in a b c d; do
     cp -r "$STORE" "$WORK/store-$s"
     rm -f "$WORK/store-$s/state.sqlite"*
 done
 
 serve() { # name port extra-args...
-    local name=$1 port=$2
+    local name=$1 port=$2 bin=$BIN
     shift 2
-    target/release/ecclesia --config "$WORK/bench.toml" serve --store "$WORK/store-$name" \
+    if [ "$name" = d ]; then bin=$BEFORE; fi
+    "$bin" --config "$WORK/bench.toml" serve --store "$WORK/store-$name" \
         --anonymous --listen "127.0.0.1:$port" "$@" >"$WORK/$name.log" 2>&1 &
     PIDS+=($!)
     for _ in $(seq 1 240); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && return; sleep 0.5; done
@@ -53,6 +61,11 @@ shared=(--state "$ECCLESIA_TEST_POSTGRES" --limits "$ECCLESIA_TEST_REDIS")
 serve c 18300
 serve a 18301 "${shared[@]}"
 serve b 18302 "${shared[@]}"
+if [ -n "$BEFORE" ]; then
+    before_db="${ECCLESIA_TEST_POSTGRES%/*}/bench_before"
+    "$(services_pg_bin)/psql" -q "$ECCLESIA_TEST_POSTGRES" -c "CREATE DATABASE bench_before" >/dev/null
+    serve d 18303 --state "$before_db" --limits "$ECCLESIA_TEST_REDIS"
+fi
 cat >"$WORK/haproxy.cfg" <<EOF
 global
     maxconn 2000
@@ -75,6 +88,13 @@ sleep 1
 
 echo "pope_lookup, wrk -t1 -c$C -d$D, $(nproc) cores (load $(cut -d' ' -f1-3 /proc/loadavg))"
 run "1 replica, SQLite + in-process limits" "http://127.0.0.1:18300"
+if [ -n "$BEFORE" ]; then
+    run "1 replica, PostgreSQL + Redis (BEFORE)" "http://127.0.0.1:18303"
+fi
 run "1 replica, PostgreSQL + Redis" "http://127.0.0.1:18301"
+if [ -n "$BEFORE" ]; then
+    run "1 replica, PostgreSQL + Redis (BEFORE, again)" "http://127.0.0.1:18303"
+    run "1 replica, PostgreSQL + Redis (again)" "http://127.0.0.1:18301"
+fi
 run "2 replicas, PostgreSQL + Redis, HAProxy" "http://127.0.0.1:18310"
 run "1 replica, SQLite + in-process limits (again)" "http://127.0.0.1:18300"

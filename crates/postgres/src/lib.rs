@@ -14,6 +14,8 @@
 //! - **Leases** ([`lease`]): each replica renews a row every few seconds; a task left
 //!   `submitted`/`working` by a replica whose lease ran out is marked `failed` by any live
 //!   replica, so no task stays `working` forever when a replica dies.
+//! - **Upkeep** ([`upkeep`]): one replica at a time purges expired tasks and keeps the size
+//!   ceiling, at most every [`PgOptions::upkeep_every`], whichever replica asks first.
 //! - **The published store generation** ([`generation`]): `ecclesia publish` names the
 //!   generation of the read-only domain stores that every replica should serve.
 //!
@@ -29,5 +31,6 @@ pub mod migrate;
 mod push;
 mod store;
 mod tasks;
+pub mod upkeep;
 
 pub use store::{PgError, PgOptions, PgStore};

@@ -26,6 +26,16 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
         "push_configs",
         include_str!("../migrations/0004_push_configs.sql"),
     ),
+    (
+        5,
+        "task_owner_counts",
+        include_str!("../migrations/0005_task_owner_counts.sql"),
+    ),
+    (
+        6,
+        "upkeep_turn",
+        include_str!("../migrations/0006_upkeep_turn.sql"),
+    ),
 ];
 
 /// The advisory lock the migrations hold (a constant of our own).

@@ -54,6 +54,9 @@ pub struct PgOptions {
     pub heartbeat: Duration,
     /// Renew a lease at all (off for tools such as `ecclesia keys`, which run no tasks).
     pub hold_lease: bool,
+    /// The task store's upkeep runs on one replica at a time, at most this often across all
+    /// of them (zero: at every call, as with one process).
+    pub upkeep_every: Duration,
 }
 
 impl Default for PgOptions {
@@ -64,6 +67,7 @@ impl Default for PgOptions {
             lease: Duration::from_secs(30),
             heartbeat: Duration::from_secs(5),
             hold_lease: true,
+            upkeep_every: Duration::from_secs(2),
         }
     }
 }

@@ -15,6 +15,62 @@ const BATCH: i64 = 500;
 /// States a task cannot leave (the SQLite store's eviction set).
 const TERMINAL: &str = "('completed', 'canceled', 'failed', 'rejected', 'unknown')";
 
+/// A batch of tasks as one array per column (the parameters of one `UNNEST` insert); a task
+/// written twice in a batch keeps its last write, as one put after another would.
+struct Rows {
+    id: Vec<String>,
+    owner: Vec<String>,
+    skill: Vec<String>,
+    state: Vec<&'static str>,
+    context: Vec<String>,
+    created: Vec<i64>,
+    expires: Vec<i64>,
+    task: Vec<Vec<u8>>,
+    bytes: Vec<i32>,
+    /// While a task is unfinished, the replica writing it holds it (see `lease`).
+    replica: Vec<Option<String>>,
+}
+
+impl Rows {
+    fn of(recs: &[TaskRecord], replica: &str) -> Result<Self, PgError> {
+        let mut rows = Rows {
+            id: Vec::with_capacity(recs.len()),
+            owner: Vec::with_capacity(recs.len()),
+            skill: Vec::with_capacity(recs.len()),
+            state: Vec::with_capacity(recs.len()),
+            context: Vec::with_capacity(recs.len()),
+            created: Vec::with_capacity(recs.len()),
+            expires: Vec::with_capacity(recs.len()),
+            task: Vec::with_capacity(recs.len()),
+            bytes: Vec::with_capacity(recs.len()),
+            replica: Vec::with_capacity(recs.len()),
+        };
+        let mut seen = std::collections::HashSet::with_capacity(recs.len());
+        // The last write of each task, in the batch's order otherwise.
+        let last: Vec<&TaskRecord> = recs
+            .iter()
+            .rev()
+            .filter(|r| seen.insert(r.task.id.as_str()))
+            .collect();
+        for rec in last.into_iter().rev() {
+            let blob = encode(&rec.task)?;
+            rows.bytes
+                .push(i32::try_from(blob.len()).unwrap_or(i32::MAX));
+            rows.task.push(blob);
+            rows.id.push(rec.task.id.clone());
+            rows.owner.push(rec.owner.clone());
+            rows.skill.push(rec.skill.clone());
+            rows.state.push(rec.state().as_str());
+            rows.context.push(rec.task.context_id.clone());
+            rows.created.push(ms(rec.created_at));
+            rows.expires.push(ms(rec.expires_at));
+            rows.replica
+                .push((!rec.state().is_terminal()).then(|| replica.to_string()));
+        }
+        Ok(rows)
+    }
+}
+
 pub(crate) fn ms(t: DateTime<Utc>) -> i64 {
     t.timestamp_millis()
 }
@@ -25,18 +81,18 @@ pub(crate) fn from_ms(v: i64) -> DateTime<Utc> {
 
 impl TaskStore for PgStore {
     fn put(&self, rec: &TaskRecord) -> Result<(), StoreError> {
-        let blob = encode(&rec.task).map_err(PgError::from)?;
-        let bytes = i32::try_from(blob.len()).unwrap_or(i32::MAX);
-        let state = rec.state();
-        // While a task is unfinished, this replica holds it (see `lease`).
-        let replica = (!state.is_terminal()).then(|| self.replica.clone());
-        let (id, owner, skill, context) = (
-            rec.task.id.clone(),
-            rec.owner.clone(),
-            rec.skill.clone(),
-            rec.task.context_id.clone(),
-        );
-        let (created, expires) = (ms(rec.created_at), ms(rec.expires_at));
+        self.put_batch(std::slice::from_ref(rec))
+    }
+
+    /// One statement for the whole batch (all or none), then the cap of the callers that got
+    /// new tasks, read from `task_owner_counts` (kept by triggers): two round trips for a
+    /// batch of any size, where one `put` after another cost two or three per task and a
+    /// `COUNT` over the caller's tasks each.
+    fn put_batch(&self, recs: &[TaskRecord]) -> Result<(), StoreError> {
+        if recs.is_empty() {
+            return Ok(());
+        }
+        let rows = Rows::of(recs, &self.replica)?;
         let cap = i64::try_from(self.limits().max_per_caller.max(1)).unwrap_or(i64::MAX);
         let pool = self.pool.clone();
         Ok(self.call(async move {
@@ -44,27 +100,39 @@ impl TaskStore for PgStore {
             let upsert = client
                 .prepare_cached(
                     "INSERT INTO tasks (id, owner, skill, state, context_id, created_at, expires_at, task, bytes, replica)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                     SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+                                          $6::int8[], $7::int8[], $8::bytea[], $9::int4[], $10::text[])
                      ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, expires_at = EXCLUDED.expires_at,
                          task = EXCLUDED.task, bytes = EXCLUDED.bytes, replica = EXCLUDED.replica
-                     RETURNING (xmax = 0)",
+                     RETURNING owner, (xmax = 0)",
                 )
                 .await?;
-            let row = client
-                .query_one(
+            let written = client
+                .query(
                     &upsert,
-                    &[&id, &owner, &skill, &state.as_str(), &context, &created, &expires, &blob, &bytes, &replica],
+                    &[
+                        &rows.id, &rows.owner, &rows.skill, &rows.state, &rows.context,
+                        &rows.created, &rows.expires, &rows.task, &rows.bytes, &rows.replica,
+                    ],
                 )
                 .await?;
-            let inserted: bool = row.get(0);
-            if !inserted {
+            let mut grew: Vec<String> = written
+                .iter()
+                .filter(|r| r.get::<_, bool>(1))
+                .map(|r| r.get::<_, String>(0))
+                .collect();
+            grew.sort();
+            grew.dedup();
+            if grew.is_empty() {
                 return Ok(());
             }
-            let count = client
-                .prepare_cached("SELECT COUNT(*) FROM tasks WHERE owner = $1")
+            let over = client
+                .prepare_cached(
+                    "SELECT owner, tasks FROM task_owner_counts WHERE owner = ANY($1) AND tasks > $2",
+                )
                 .await?;
-            let n: i64 = client.query_one(&count, &[&owner]).await?.get(0);
-            if n > cap {
+            for row in client.query(&over, &[&grew, &cap]).await? {
+                let (owner, n): (String, i64) = (row.get(0), row.get(1));
                 // Over the caller's cap: its oldest finished tasks go.
                 let evict = client
                     .prepare_cached(&format!(
@@ -209,6 +277,10 @@ impl TaskStore for PgStore {
     }
 
     fn maintain(&self, now: DateTime<Utc>) -> Result<Maintenance, StoreError> {
+        if !self.upkeep_turn()? {
+            // Another replica did it moments ago.
+            return Ok(Maintenance::default());
+        }
         let expired = self.purge_expired(now)?;
         let max = i64::try_from(self.limits().max_bytes).unwrap_or(i64::MAX);
         let pool = self.pool.clone();

@@ -181,6 +181,43 @@ fn the_published_generation_is_shared() {
 }
 
 #[test]
+fn one_replica_at_a_time_does_the_upkeep() {
+    let Some(base) = common::server() else { return };
+    let url = common::fresh_database(&base);
+    let options = || PgOptions {
+        hold_lease: false,
+        upkeep_every: Duration::from_secs(2),
+        ..quick()
+    };
+    let (a, b) = (
+        PgStore::connect(&url, options()).unwrap(),
+        PgStore::connect(&url, options()).unwrap(),
+    );
+    let expired = |id: &str| {
+        let mut r = working(id);
+        r.task.status.state = TaskState::Completed;
+        r.expires_at = chrono::Utc::now() - chrono::Duration::minutes(1);
+        r
+    };
+    a.put(&expired("x1")).unwrap();
+    let now = chrono::Utc::now();
+    assert_eq!(a.maintain(now).unwrap().expired, 1, "A has the turn");
+    b.put(&expired("x2")).unwrap();
+    assert_eq!(
+        b.maintain(now).unwrap().expired,
+        0,
+        "B skips: A did the upkeep less than 2 s ago"
+    );
+    assert_eq!(a.maintain(now).unwrap().expired, 0, "and so does A itself");
+    std::thread::sleep(Duration::from_millis(2100));
+    assert_eq!(
+        b.maintain(chrono::Utc::now()).unwrap().expired,
+        1,
+        "after the interval the next to ask takes the turn"
+    );
+}
+
+#[test]
 fn a_server_that_does_not_answer_is_a_bounded_error() {
     // A port nothing listens on: connecting fails within the call deadline, never hangs.
     let port = std::net::TcpListener::bind("127.0.0.1:0")

@@ -47,6 +47,7 @@ impl Storage for Postgres {
                 &self.0,
                 PgOptions {
                     hold_lease: false,
+                    upkeep_every: std::time::Duration::ZERO,
                     ..PgOptions::default()
                 },
             )

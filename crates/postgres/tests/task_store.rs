@@ -42,6 +42,7 @@ impl Storage for Postgres {
             PgOptions {
                 lease: std::time::Duration::from_millis(800),
                 heartbeat: std::time::Duration::from_millis(200),
+                upkeep_every: std::time::Duration::ZERO,
                 ..PgOptions::default()
             },
         )
@@ -282,6 +283,119 @@ fn the_per_caller_cap_drops_that_callers_oldest_finished_tasks() {
             );
         }
         assert!(db.get("b0", "b", t).unwrap().is_some());
+    });
+}
+
+#[test]
+fn a_batch_is_the_puts_one_after_another() {
+    each(|s| {
+        let db = s.open(StoreLimits {
+            max_per_caller: 3,
+            ..StoreLimits::default()
+        });
+        let t0 = now();
+        let mut batch = vec![rec("w", "a", "c", TaskState::Working, t0, "x")];
+        for i in 0..4 {
+            let at = t0 + Duration::seconds(i + 1);
+            batch.push(rec(
+                &format!("a{i}"),
+                "a",
+                "c",
+                TaskState::Completed,
+                at,
+                "x",
+            ));
+        }
+        // The same task twice in one batch: the last write wins.
+        batch.push(rec("w", "a", "c", TaskState::Completed, t0, "done"));
+        batch.push(rec("b0", "b", "c", TaskState::Completed, t0, "x"));
+        db.put_batch(&batch).unwrap();
+        let t = t0 + Duration::seconds(10);
+        let ids = ["w", "a0", "a1", "a2", "a3"];
+        let kept: Vec<&str> = ids
+            .into_iter()
+            .filter(|id| db.get(id, "a", t).unwrap().is_some())
+            .collect();
+        // Five of a's tasks against a cap of 3: at most 3 stay (SQLite evicts as it goes, so
+        // the order inside a batch decides which), the newest among them.
+        assert!((2..=3).contains(&kept.len()), "{}: {kept:?}", s.name());
+        assert!(kept.contains(&"a3"), "{}: {kept:?}", s.name());
+        if let Some(w) = db.get("w", "a", t).unwrap() {
+            assert_eq!(
+                w.state(),
+                TaskState::Completed,
+                "{}: the last write",
+                s.name()
+            );
+        }
+        assert!(db.get("b0", "b", t).unwrap().is_some(), "{}", s.name());
+        db.put_batch(&[]).unwrap();
+    });
+}
+
+#[test]
+fn purged_and_evicted_tasks_no_longer_count_against_the_cap() {
+    each(|s| {
+        let db = s.open(StoreLimits {
+            max_per_caller: 3,
+            ..StoreLimits::default()
+        });
+        let old = now() - Duration::hours(2);
+        for i in 0..3 {
+            db.put(&rec(
+                &format!("old{i}"),
+                "a",
+                "c",
+                TaskState::Completed,
+                old,
+                "x",
+            ))
+            .unwrap();
+        }
+        assert_eq!(db.purge_expired(now()).unwrap(), 3, "{}", s.name());
+        let t0 = now();
+        for i in 0..3 {
+            let at = t0 + Duration::seconds(i);
+            db.put(&rec(
+                &format!("new{i}"),
+                "a",
+                "c",
+                TaskState::Completed,
+                at,
+                "x",
+            ))
+            .unwrap();
+        }
+        for i in 0..3 {
+            assert!(
+                db.get(&format!("new{i}"), "a", t0).unwrap().is_some(),
+                "{}: new{i} was evicted as if the purged tasks still counted",
+                s.name()
+            );
+        }
+        // One more: exactly one (the oldest) goes, and the count stays right after it.
+        db.put(&rec(
+            "new3",
+            "a",
+            "c",
+            TaskState::Completed,
+            t0 + Duration::seconds(3),
+            "x",
+        ))
+        .unwrap();
+        db.put(&rec(
+            "new4",
+            "a",
+            "c",
+            TaskState::Completed,
+            t0 + Duration::seconds(4),
+            "x",
+        ))
+        .unwrap();
+        let kept: Vec<bool> = (0..5)
+            .map(|i| db.get(&format!("new{i}"), "a", t0).unwrap().is_some())
+            .collect();
+        assert_eq!(kept, [false, false, true, true, true], "{}", s.name());
     });
 }
 
