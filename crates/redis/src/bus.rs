@@ -167,34 +167,38 @@ async fn listen(shared: Arc<Shared>, mut stream: redis::aio::PubSubStream) {
     tracing::warn!("the task bus's subscription to Redis ended");
 }
 
-/// Publish queued messages in order.
+/// Messages sent to Redis in one pipeline at most.
+const PIPELINE: usize = 256;
+
+/// Publish queued messages in order: whatever is queued goes in one pipeline (one round trip
+/// for many tasks' events under load, where one command after another cost one each).
 async fn write(shared: Arc<Shared>, mut conn: ConnectionManager, mut rx: mpsc::Receiver<Outgoing>) {
     let p = shared.prefix.clone();
-    while let Some(msg) = rx.recv().await {
-        let r: redis::RedisResult<()> = match msg {
-            Outgoing::Event(task, json) => {
-                redis::cmd("PUBLISH")
-                    .arg(format!("{p}ev:{task}"))
-                    .arg(json)
-                    .query_async(&mut conn)
-                    .await
+    let mut batch = Vec::with_capacity(PIPELINE);
+    while rx.recv_many(&mut batch, PIPELINE).await > 0 {
+        let mut pipe = redis::pipe();
+        for msg in batch.drain(..) {
+            match msg {
+                Outgoing::Event(task, json) => {
+                    pipe.cmd("PUBLISH")
+                        .arg(format!("{p}ev:{task}"))
+                        .arg(json)
+                        .ignore();
+                }
+                Outgoing::Open(task) => {
+                    pipe.cmd("SET")
+                        .arg(format!("{p}open:{task}"))
+                        .arg(&shared.replica)
+                        .arg("EX")
+                        .arg(OPEN_TTL.as_secs())
+                        .ignore();
+                }
+                Outgoing::Close(task) => {
+                    pipe.cmd("DEL").arg(format!("{p}open:{task}")).ignore();
+                }
             }
-            Outgoing::Open(task) => {
-                redis::cmd("SET")
-                    .arg(format!("{p}open:{task}"))
-                    .arg(&shared.replica)
-                    .arg("EX")
-                    .arg(OPEN_TTL.as_secs())
-                    .query_async(&mut conn)
-                    .await
-            }
-            Outgoing::Close(task) => {
-                redis::cmd("DEL")
-                    .arg(format!("{p}open:{task}"))
-                    .query_async(&mut conn)
-                    .await
-            }
-        };
+        }
+        let r: redis::RedisResult<()> = pipe.query_async(&mut conn).await;
         if let Err(e) = r {
             tracing::warn!(error = %e, "the task bus could not reach Redis");
         }
