@@ -195,8 +195,9 @@ pub fn build_query(
     let (query, _errors) = parser.parse_query_lenient(&sanitize(q));
     let expansion = crate::query::expand(q);
     let query = with_expansion(&parser, fields, query, &expansion);
-    // A Summa reference is found by its reference, not by its words' order.
-    let query = if expansion.summa.is_none() {
+    // A Summa reference is found by its reference, not by its words' order; a
+    // question in another language by its terms' translations.
+    let query = if expansion.summa.is_none() && expansion.translations.is_empty() {
         with_proximity(index, fields, query, q)
     } else {
         query

@@ -12,13 +12,14 @@
 //!
 //! `ECCLESIA_EVAL_STORE` is a store (with `CURRENT`) or a corpus folder.
 //! `ECCLESIA_EVAL_SETS` (comma-separated file names in `tests/fixtures/`)
-//! picks the sets; by default all three. Each set line:
+//! picks the sets; by default all three. `ECCLESIA_EVAL_TUNING` (a JSON
+//! object of [`SearchTuning`] fields) overrides the ranking knobs. Each set line:
 //! `kind<TAB>query<TAB>expected ids` (comma-separated; any counts; an id
 //! ending in `*` is a prefix; a split document's parts `id~n` count as `id`).
 //! The test fails when a set's hybrid recall@10 falls under its floor
 //! (`ECCLESIA_EVAL_MIN_RECALL`, default 0.5): a regression guard, not a target.
 
-use ecclesia_corpus::{Corpus, SearchMode, SearchRequest};
+use ecclesia_corpus::{Corpus, SearchMode, SearchRequest, SearchTuning};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -111,13 +112,29 @@ fn evaluate(c: &Corpus, qs: &[Query], mode: SearchMode) -> BTreeMap<String, Tall
     by_kind
 }
 
+/// `base` with the fields a JSON object names (`{"second_passage": 0.3}`).
+fn tuning(base: SearchTuning, json: &str) -> SearchTuning {
+    let mut v = serde_json::to_value(base).expect("tuning to JSON");
+    let patch: serde_json::Value = serde_json::from_str(json).expect("ECCLESIA_EVAL_TUNING: JSON");
+    if let (Some(v), Some(p)) = (v.as_object_mut(), patch.as_object()) {
+        for (k, x) in p {
+            v.insert(k.clone(), x.clone());
+        }
+    }
+    serde_json::from_value(v).expect("ECCLESIA_EVAL_TUNING: tuning fields")
+}
+
 #[test]
 #[ignore = "needs a full store: ECCLESIA_EVAL_STORE=<store>"]
 fn search_quality() {
     let Some(store) = std::env::var_os("ECCLESIA_EVAL_STORE") else {
         panic!("set ECCLESIA_EVAL_STORE to a full store");
     };
-    let c = Corpus::open(&corpus_dir(Path::new(&store))).expect("open the store");
+    let mut c = Corpus::open(&corpus_dir(Path::new(&store))).expect("open the store");
+    if let Ok(t) = std::env::var("ECCLESIA_EVAL_TUNING") {
+        c.set_tuning(tuning(c.tuning(), &t));
+        println!("tuning: {:?}", c.tuning());
+    }
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let sets = std::env::var("ECCLESIA_EVAL_SETS")
         .unwrap_or_else(|_| "search_dev.tsv,search_test.tsv,search_multilingual.tsv".into());
