@@ -424,18 +424,38 @@ pub fn expand(folded: &str) -> Option<String> {
         }
     }
     // the longest multi-word epithet inside a longer query
-    let padded = format!(" {folded} ");
-    let mut best: Option<(&str, &Epithet)> = None;
+    let mut best: Option<(&str, usize, &Epithet)> = None;
     for e in EPITHETS {
         for p in e.phrases.iter().filter(|p| p.contains(' ')) {
-            if padded.contains(&format!(" {p} ")) && best.is_none_or(|(b, _)| p.len() > b.len()) {
-                best = Some((p, e));
+            if best.is_some_and(|(b, _, _)| p.len() <= b.len()) {
+                continue;
+            }
+            if let Some(at) = find_words(folded, p) {
+                best = Some((p, at, e));
             }
         }
     }
-    let (p, e) = best?;
-    let replaced = padded.replacen(&format!(" {p} "), &format!(" {} ", e.name), 1);
+    let (p, at, e) = best?;
+    let replaced = format!("{}{}{}", &folded[..at], e.name, &folded[at + p.len()..]);
     Some(replaced.trim().to_string())
+}
+
+/// Where `phrase` first occurs in `folded` as whole words (folded text separates words by
+/// single spaces), without building padded copies of either.
+fn find_words(folded: &str, phrase: &str) -> Option<usize> {
+    let bytes = folded.as_bytes();
+    let mut starts = std::iter::once(0).chain(
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b' ')
+            .map(|(i, _)| i + 1),
+    );
+    // a prefix test at each word start: no substring searcher to set up per phrase
+    starts.find(|&at| {
+        let end = at + phrase.len();
+        bytes.get(at..end) == Some(phrase.as_bytes()) && (end == bytes.len() || bytes[end] == b' ')
+    })
 }
 
 #[cfg(test)]

@@ -222,12 +222,53 @@ impl NameIndex {
     /// Rank the records of the given kinds for a query. Returns the matches
     /// scoring at least `min`, best first (one per record), and the query's hints.
     pub fn search(&self, query: &str, kinds: &[Kind], min: f32) -> (Vec<Scored>, Hints) {
+        let (per_kind, hints) = self.search_each(query, kinds, min);
+        let mut out: Vec<Scored> = per_kind.into_iter().flatten().collect();
+        self.sort_scored(&mut out);
+        (out, hints)
+    }
+
+    /// [`search`](Self::search) in several directories at once: one ranking per kind of
+    /// `kinds`, in that order, from one analysis of the query and one pass over its
+    /// candidates (a variant's score does not depend on the directories asked).
+    pub fn search_each(&self, query: &str, kinds: &[Kind], min: f32) -> (Vec<Vec<Scored>>, Hints) {
         let folded = fold(query);
         let rewritten = epithet::expand(&folded);
         let (qtokens, hints) = analyze(rewritten.as_deref().unwrap_or(query));
+        let mut per_kind: Vec<Vec<Scored>> = vec![Vec::new(); kinds.len()];
         if qtokens.is_empty() {
-            return (Vec::new(), hints);
+            return (per_kind, hints);
         }
+        let query = self.prepare(&qtokens);
+        for (e, (score, complete)) in self.best_per_entry(&query, kinds) {
+            let entry = &self.entries[e as usize];
+            let Some(k) = kinds.iter().position(|k| *k == entry.kind) else {
+                continue;
+            };
+            if score >= min {
+                per_kind[k].push(Scored {
+                    entry: e as usize,
+                    score: score + 0.08 * entry.prior,
+                    complete,
+                });
+            }
+        }
+        for list in &mut per_kind {
+            self.sort_scored(list);
+        }
+        (per_kind, hints)
+    }
+
+    fn sort_scored(&self, out: &mut [Scored]) {
+        out.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| self.entries[a.entry].id.cmp(&self.entries[b.entry].id))
+        });
+    }
+
+    /// The query's words with their alternatives (typos), weights and numbers.
+    fn prepare(&self, qtokens: &[String]) -> Prepared {
         let alts: Vec<Vec<(u32, f32)>> = qtokens.iter().map(|t| self.alternatives(t)).collect();
         let max_idf = (1.0 + self.variants.len().max(1) as f32).ln();
         let weights: Vec<f32> = alts
@@ -240,16 +281,28 @@ impl NameIndex {
             })
             .collect();
         let total: f32 = weights.iter().sum::<f32>().max(1e-6);
-        let q_numbers: Vec<u32> = alts
+        let numbers: Vec<u32> = alts
             .iter()
-            .zip(&qtokens)
+            .zip(qtokens)
             .filter(|(_, t)| t.starts_with('#'))
             .filter_map(|(a, _)| a.first().map(|x| x.0))
             .collect();
-        let q_has_number = qtokens.iter().any(|t| t.starts_with('#'));
+        let is_number: Vec<bool> = qtokens.iter().map(|t| t.starts_with('#')).collect();
+        Prepared {
+            has_number: is_number.iter().any(|n| *n),
+            alts,
+            weights,
+            total,
+            numbers,
+            is_number,
+        }
+    }
 
+    /// The best score of each entry of `kinds` that a variant of it earns, and whether
+    /// some variant matched every word.
+    fn best_per_entry(&self, q: &Prepared, kinds: &[Kind]) -> HashMap<u32, (f32, bool)> {
         let mut cand: Vec<u32> = Vec::new();
-        for a in &alts {
+        for a in &q.alts {
             for (t, _) in a {
                 if self.words[*t as usize].starts_with('#') {
                     continue;
@@ -261,86 +314,98 @@ impl NameIndex {
         cand.dedup();
 
         let mut best: HashMap<u32, (f32, bool)> = HashMap::new();
+        let mut name_hit: Vec<bool> = Vec::new();
         for v in cand {
             let var = &self.variants[v as usize];
-            let entry = &self.entries[var.entry as usize];
-            if !kinds.contains(&entry.kind) {
+            if !kinds.contains(&self.entries[var.entry as usize].kind) {
                 continue;
             }
-            let mut got = 0.0f32;
-            let mut name_hit = vec![false; var.tokens.len()];
-            let mut word_hit = false;
-            let mut exact_hit = false;
-            let mut exact_words = 0usize;
-            for (qi, a) in alts.iter().enumerate() {
-                let mut m = 0.0f32;
-                for (t, sim) in a {
-                    if let Some(pos) = var.tokens.iter().position(|x| x == t) {
-                        if *sim > m {
-                            m = *sim;
-                        }
-                        name_hit[pos] = true;
-                    }
-                }
-                if m > 0.0 && !qtokens[qi].starts_with('#') {
-                    word_hit = true;
-                    exact_hit |= m > 0.999;
-                }
-                if m > 0.999 {
-                    exact_words += 1;
-                }
-                got += m * weights[qi];
-            }
-            if !word_hit {
+            name_hit.clear();
+            name_hit.resize(var.tokens.len(), false);
+            let Some((score, complete)) = self.score_variant(q, var, &mut name_hit) else {
                 continue;
-            }
-            let recall = got / total;
-            let precision =
-                name_hit.iter().filter(|h| **h).count() as f32 / var.tokens.len().max(1) as f32;
-            let mut score = 0.62 * recall + 0.38 * precision;
-            if recall > 0.999 && precision > 0.999 {
-                score += 0.05;
-            }
-            // every word that matched is a misspelling of the name's: less sure
-            if !exact_hit {
-                score *= 0.9;
-            }
-            let v_numbers: Vec<u32> = var
-                .tokens
-                .iter()
-                .copied()
-                .filter(|t| self.words[*t as usize].starts_with('#'))
-                .collect();
-            if q_has_number
-                && !v_numbers.is_empty()
-                && !v_numbers.iter().any(|n| q_numbers.contains(n))
-            {
-                score *= 0.45;
-            }
-            score *= var.weight;
-            let complete = exact_words == qtokens.len();
+            };
             let s = best.entry(var.entry).or_insert((0.0, false));
             if score > s.0 {
                 s.0 = score;
             }
             s.1 |= complete;
         }
-        let mut out: Vec<Scored> = best
-            .into_iter()
-            .filter(|(_, (s, _))| *s >= min)
-            .map(|(e, (s, complete))| Scored {
-                entry: e as usize,
-                score: s + 0.08 * self.entries[e as usize].prior,
-                complete,
-            })
-            .collect();
-        out.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| self.entries[a.entry].id.cmp(&self.entries[b.entry].id))
-        });
-        (out, hints)
+        best
     }
+
+    /// The score of one name variant for the query (`None`: no word of the name matched);
+    /// `name_hit` is scratch space, one flag per word of the variant, all false.
+    fn score_variant(
+        &self,
+        q: &Prepared,
+        var: &Variant,
+        name_hit: &mut [bool],
+    ) -> Option<(f32, bool)> {
+        let mut got = 0.0f32;
+        let mut word_hit = false;
+        let mut exact_hit = false;
+        let mut exact_words = 0usize;
+        for (qi, a) in q.alts.iter().enumerate() {
+            let mut m = 0.0f32;
+            for (t, sim) in a {
+                if let Some(pos) = var.tokens.iter().position(|x| x == t) {
+                    if *sim > m {
+                        m = *sim;
+                    }
+                    name_hit[pos] = true;
+                }
+            }
+            if m > 0.0 && !q.is_number[qi] {
+                word_hit = true;
+                exact_hit |= m > 0.999;
+            }
+            if m > 0.999 {
+                exact_words += 1;
+            }
+            got += m * q.weights[qi];
+        }
+        if !word_hit {
+            return None;
+        }
+        let recall = got / q.total;
+        let precision =
+            name_hit.iter().filter(|h| **h).count() as f32 / var.tokens.len().max(1) as f32;
+        let mut score = 0.62 * recall + 0.38 * precision;
+        if recall > 0.999 && precision > 0.999 {
+            score += 0.05;
+        }
+        // every word that matched is a misspelling of the name's: less sure
+        if !exact_hit {
+            score *= 0.9;
+        }
+        let mut v_has_number = false;
+        let mut numbers_agree = false;
+        for t in var
+            .tokens
+            .iter()
+            .filter(|t| self.words[**t as usize].starts_with('#'))
+        {
+            v_has_number = true;
+            numbers_agree |= q.numbers.contains(t);
+        }
+        if q.has_number && v_has_number && !numbers_agree {
+            score *= 0.45;
+        }
+        score *= var.weight;
+        Some((score, exact_words == q.alts.len()))
+    }
+}
+
+/// A query analysed against the index: per word, its alternatives (vocabulary ids with a
+/// similarity) and IDF weight; the numbers it names.
+struct Prepared {
+    alts: Vec<Vec<(u32, f32)>>,
+    weights: Vec<f32>,
+    total: f32,
+    numbers: Vec<u32>,
+    is_number: Vec<bool>,
+    has_number: bool,
 }
 
 #[cfg(test)]

@@ -223,18 +223,19 @@ impl Directory {
     /// Resolve a query to (entry, alternates) in `kind`, or a not-found hint with
     /// the candidates that matched below [`CONFIDENT`].
     fn resolve(&self, kind: Kind, q: &str) -> Result<(usize, Vec<Scored>), NotResolved> {
-        let (own, hints) = self.index.search(q, &[kind], MIN_SCORE);
-        let others: &[Kind] = match kind {
-            Kind::Person => &[Kind::Pope, Kind::Saint],
-            Kind::Pope => &[Kind::Person, Kind::Saint],
-            Kind::Saint => &[Kind::Pope, Kind::Person],
-            Kind::Diocese => &[],
+        // the asked directory first, then the others a query may really be meant for
+        let kinds: &[Kind] = match kind {
+            Kind::Person => &[Kind::Person, Kind::Pope, Kind::Saint],
+            Kind::Pope => &[Kind::Pope, Kind::Person, Kind::Saint],
+            Kind::Saint => &[Kind::Saint, Kind::Pope, Kind::Person],
+            Kind::Diocese => &[Kind::Diocese],
         };
+        let (mut ranked, hints) = self.index.search_each(q, kinds, MIN_SCORE);
+        let own = std::mem::take(&mut ranked[0]);
         let own_best = own.first().filter(|s| is_confident(s)).map(|s| s.score);
         let mut hint: Option<String> = None;
         let mut other_best: Option<(Kind, f32)> = None;
-        for &k in others {
-            let (r, _) = self.index.search(q, &[k], MIN_SCORE);
+        for (&k, r) in kinds.iter().zip(&ranked).skip(1) {
             let Some(b) = r.first().filter(|b| is_confident(b)) else {
                 continue;
             };

@@ -293,11 +293,9 @@ pub fn load_aliases(conn: &Connection) -> Result<Vec<(Kind, String, String, f32)
 /// The stored profile of a record.
 pub fn profile(conn: &Connection, kind: Kind, id: &str) -> Result<Option<Value>, DirectoryError> {
     let s: Option<String> = conn
-        .query_row(
-            "SELECT profile FROM record WHERE kind = ?1 AND id = ?2",
-            params![kind.as_str(), id],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT profile FROM record WHERE kind = ?1 AND id = ?2")
+        .map_err(db_err)?
+        .query_row(params![kind.as_str(), id], |r| r.get(0))
         .optional()
         .map_err(db_err)?;
     match s {
@@ -322,7 +320,7 @@ fn edges(conn: &Connection, col: &str, id: &str) -> Result<Vec<LineageEdge>, Dir
     let sql = format!(
         "SELECT consecrator_id, consecrator_name, consecrated_id, role, date FROM lineage WHERE {col} = ?1 ORDER BY date, consecrated_id"
     );
-    let mut st = conn.prepare(&sql).map_err(db_err)?;
+    let mut st = conn.prepare_cached(&sql).map_err(db_err)?;
     let rows = st
         .query_map([id], |r| {
             Ok(LineageEdge {
@@ -348,7 +346,7 @@ pub fn statistics(
     let sql = format!(
         "SELECT year, {cols}, source FROM statistics WHERE source_code = ?1 AND year >= ?2 AND year <= ?3 ORDER BY year"
     );
-    let mut st = conn.prepare(&sql).map_err(db_err)?;
+    let mut st = conn.prepare_cached(&sql).map_err(db_err)?;
     let rows = st
         .query_map(
             params![code, start.unwrap_or(i64::MIN), end.unwrap_or(i64::MAX)],

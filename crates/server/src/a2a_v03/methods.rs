@@ -8,7 +8,7 @@ use crate::core::push::{configs, PushVersion};
 use crate::core::send::{self, Sent};
 use crate::core::state::AppState;
 use crate::core::tasks::{self, Subscription};
-use crate::http::jsonrpc::{error_response, json_response, Handled};
+use crate::http::jsonrpc::{error_response, json_response, success_response, Handled};
 use crate::http::sse;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::Event;
@@ -167,6 +167,12 @@ impl Method {
 
 /// What a method produced.
 enum Reply {
+    /// A task, serialized straight into the reply (no JSON value in between).
+    Task {
+        skill: Option<String>,
+        task: Box<Task>,
+        headers: HeaderMap,
+    },
     Json {
         skill: Option<String>,
         result: Value,
@@ -185,10 +191,10 @@ enum Reply {
     },
 }
 
-fn json(task: &Task, skill: Option<String>, headers: HeaderMap) -> Reply {
-    Reply::Json {
+fn json(task: Task, skill: Option<String>, headers: HeaderMap) -> Reply {
+    Reply::Task {
         skill,
-        result: serde_json::to_value(task).unwrap_or(Value::Null),
+        task: Box::new(task),
         headers,
     }
 }
@@ -207,14 +213,14 @@ async fn apply(method: Method, state: &AppState, caller: &Caller, request_id: &s
         Method::Stream(p) => send_message(*p, true, state, caller, request_id).await,
         Method::Get(p) => match tasks::get(state, &p.id, &caller.id, request_id).await {
             Ok(rec) => json(
-                &tasks::view(&rec.task, p.history_length),
+                tasks::view(rec.task, p.history_length),
                 Some(rec.skill),
                 HeaderMap::new(),
             ),
             Err(e) => err(e, None, false),
         },
         Method::Cancel(p) => match tasks::cancel(state, &p.id, &caller.id, request_id).await {
-            Ok(rec) => json(&rec.task, Some(rec.skill), HeaderMap::new()),
+            Ok(rec) => json(rec.task, Some(rec.skill), HeaderMap::new()),
             Err(e) => err(e, None, false),
         },
         Method::Resubscribe(p) => {
@@ -294,7 +300,7 @@ async fn send_message(
     let out = send::send(state, caller, p, stream, PushVersion::V03, request_id).await;
     let headers = out.rate.as_ref().map(rate_headers).unwrap_or_default();
     match out.result {
-        Ok(Sent::Task(task)) => json(&task, out.skill, headers),
+        Ok(Sent::Task(task)) => json(*task, out.skill, headers),
         Ok(Sent::Stream { first, events }) => Reply::Stream {
             skill: out.skill,
             first,
@@ -347,6 +353,15 @@ pub(crate) async fn handle(
     let method_name = method.name();
     let (skill, outcome, refused_pool, response) =
         match apply(method, state, caller, request_id).await {
+            Reply::Task {
+                skill,
+                task,
+                headers,
+            } => {
+                let mut r = success_response(&id, &*task);
+                r.headers_mut().extend(headers);
+                (skill, "ok".to_string(), None, r)
+            }
             Reply::Json {
                 skill,
                 result,

@@ -91,7 +91,7 @@ pub(crate) async fn run(req: Request, state: &AppState, caller: &Caller, request
         Request::GetTask(p) => match TaskQueryParams::try_from(p) {
             Ok(q) => match tasks::get(state, &q.id, &caller.id, request_id).await {
                 Ok(rec) => task_value(
-                    &tasks::view(&rec.task, q.history_length),
+                    &tasks::view(rec.task, q.history_length),
                     Some(rec.skill),
                     HeaderMap::new(),
                     false,
@@ -404,7 +404,7 @@ async fn list(
         if !include_artifacts {
             task.artifacts = None;
         }
-        out.push(task_v1(&tasks::view(&task, history_length))?);
+        out.push(task_v1(&tasks::view(task, history_length))?);
     }
     let resp = ListTasksResponse {
         tasks: out,

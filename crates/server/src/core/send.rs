@@ -221,30 +221,31 @@ async fn admit_and_run(
     if let Some(new) = webhook {
         configs::attach(state, &caller.id, &rec.task.id, new, request_id).await?;
     }
-    let first = rec.task.clone();
     let history_length = config.and_then(|c| c.history_length);
     let blocking = config.and_then(|c| c.blocking).unwrap_or(true);
+    // the task as submitted, for a caller that gets it before the run ends
+    let first = (stream || !blocking).then(|| rec.task.clone());
     let mode = tasks::StartMode {
         subscribe: stream,
         store_working: stream || !blocking,
     };
     let started = tasks::start(state, rec, skill, req, ticket, mode).await;
-    if stream {
-        let events = started
-            .events
-            .ok_or_else(|| ServerError::internal(request_id, "no event stream for a new task"))?;
-        return Ok(Sent::Stream {
-            first: Box::new(first),
-            events,
-        });
-    }
-    if !blocking {
-        let mut t = tasks::view(&first, history_length);
+    if let Some(first) = first {
+        if stream {
+            let events = started.events.ok_or_else(|| {
+                ServerError::internal(request_id, "no event stream for a new task")
+            })?;
+            return Ok(Sent::Stream {
+                first: Box::new(first),
+                events,
+            });
+        }
+        let mut t = tasks::view(first, history_length);
         t.status = tasks::status(TaskState::Working, state.clock.now());
         return Ok(Sent::Task(Box::new(t)));
     }
     match started.run.await {
-        Ok(Outcome::Done(rec)) => Ok(Sent::Task(Box::new(tasks::view(&rec.task, history_length)))),
+        Ok(Outcome::Done(rec)) => Ok(Sent::Task(Box::new(tasks::view(rec.task, history_length)))),
         Ok(Outcome::InvalidParams(m)) => Err(ServerError::invalid_params(m)),
         Err(e) => Err(ServerError::internal(request_id, e)),
     }

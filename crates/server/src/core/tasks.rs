@@ -24,6 +24,7 @@ use ecclesia_a2a::{
     TaskStatusUpdateEvent,
 };
 use ecclesia_core::{Skill, SkillError, SkillRequest};
+use futures::future::{FusedFuture, FutureExt};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -78,8 +79,8 @@ pub(crate) fn emit(state: &AppState, task_id: &str, event: SharedEvent, task: Op
 
 /// The task as a reader asked for it: the last `history_length` messages of its history
 /// (an empty history when it asked for some and there is none).
-pub(crate) fn view(task: &Task, history_length: Option<u32>) -> Task {
-    let mut t = task.clone();
+pub(crate) fn view(task: Task, history_length: Option<u32>) -> Task {
+    let mut t = task;
     if let (Some(n), Some(h)) = (history_length, t.history.as_mut()) {
         let n = n as usize;
         if h.len() > n {
@@ -262,15 +263,6 @@ pub(crate) async fn start(
 
     let state = state.clone();
     let run = tokio::spawn(async move {
-        // A cancel asked for on another replica reaches this one through the bus.
-        let remote = {
-            let (state, id) = (state.clone(), id.clone());
-            let owner = rec.owner.clone();
-            tokio::spawn(async move {
-                state.bus.cancel_requested(&id).await;
-                cancel_running(&state, &id, &owner).await;
-            })
-        };
         let run = runs::Run {
             skill,
             req,
@@ -278,8 +270,21 @@ pub(crate) async fn start(
             ticket,
             wake,
         };
-        let result = runs::run(&state, &rec.task.id, &rec.task.context_id, run).await;
-        remote.abort();
+        let result = {
+            let work = runs::run(&state, &rec.task.id, &rec.task.context_id, run);
+            tokio::pin!(work);
+            // A cancel asked for on another replica reaches this one through the bus
+            // (watched here, beside the run, rather than by a task of its own).
+            let mut remote = state.bus.cancel_requested(&id).fuse();
+            loop {
+                tokio::select! {
+                    r = &mut work => break r,
+                    () = &mut remote, if !remote.is_terminated() => {
+                        cancel_running(&state, &id, &rec.owner).await;
+                    }
+                }
+            }
+        };
         finish(&state, rec, result, &canceled).await
     });
     Started { events, run }

@@ -24,6 +24,28 @@ pub(crate) fn json_response(status: StatusCode, resp: &JsonRpcResponse) -> Respo
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
+/// A JSON-RPC success reply (HTTP 200) holding `result`, serialized in one pass.
+pub(crate) fn success_response<T: serde::Serialize>(id: &JsonRpcId, result: &T) -> Response {
+    #[derive(serde::Serialize)]
+    struct Success<'a, T> {
+        jsonrpc: &'static str,
+        id: &'a JsonRpcId,
+        result: &'a T,
+    }
+    let body = serde_json::to_vec(&Success {
+        jsonrpc: "2.0",
+        id,
+        result,
+    })
+    .unwrap_or_else(|_| b"{}".to_vec());
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response()
+}
+
 /// A JSON-RPC error reply, with the HTTP status and headers it travels with.
 pub(crate) fn error_response(
     id: JsonRpcId,

@@ -24,12 +24,19 @@ pub const MAX_STORED_MESSAGE: usize = 16 * 1024;
 /// A text or data part bigger than this, in a user message bigger than
 /// [`MAX_STORED_MESSAGE`], is stored shortened.
 const MAX_STORED_PART: usize = 2 * 1024;
+/// Stored JSON longer than this is deflated (below, compressing costs more time than the
+/// bytes it saves are worth).
+pub const DEFLATE_ABOVE: usize = 16 * 1024;
+/// Over its cap, a caller loses this share of the cap at once (1/128, so the deletes
+/// come once in that many writes rather than with every write).
+const EVICT_SLACK_DIVISOR: u64 = 128;
 const TERMINAL: &str = "('completed', 'canceled', 'failed', 'rejected', 'unknown')";
 
 /// Tasks and API keys in one SQLite database (WAL mode, incremental vacuum).
 ///
-/// A task is stored as deflated JSON of what `tasks/get` returns (the
-/// status history is not kept; user messages over 16 KiB are shortened).
+/// A task is stored as the JSON of what `tasks/get` returns, as text up to
+/// [`DEFLATE_ABOVE`] bytes and deflated above (the status history is not kept; user
+/// messages over 16 KiB are shortened).
 pub struct SqliteStore {
     pub(crate) conn: Mutex<Connection>,
     /// Stored tasks per owner, counted on first use (locked under `conn`).
@@ -228,7 +235,7 @@ impl SqliteStore {
         &self,
         conn: &Connection,
         rec: &TaskRecord,
-        task: Vec<u8>,
+        task: rusqlite::types::Value,
     ) -> Result<Option<i64>, StoreError> {
         let updated = conn
             .prepare_cached(
@@ -262,7 +269,8 @@ impl SqliteStore {
             *n = count;
         }
         let cap = self.limits().max_per_caller.max(1);
-        Ok((count > cap).then(|| (count - cap) as i64))
+        let slack = cap / EVICT_SLACK_DIVISOR;
+        Ok((count > cap).then(|| (count - cap + slack) as i64))
     }
 
     /// Over the caller's cap: its oldest finished tasks go.
@@ -283,11 +291,7 @@ impl SqliteStore {
 pub fn compact_for_storage(task: &Task) -> Task {
     let mut t = task.clone();
     for m in t.history.iter_mut().flatten() {
-        if m.role != ecclesia_a2a::Role::User {
-            continue;
-        }
-        let size = serde_json::to_vec(&m.parts).map(|v| v.len()).unwrap_or(0);
-        if size <= MAX_STORED_MESSAGE {
+        if m.role != ecclesia_a2a::Role::User || json_len(&m.parts) <= MAX_STORED_MESSAGE {
             continue;
         }
         for p in &mut m.parts {
@@ -302,7 +306,7 @@ pub fn compact_for_storage(task: &Task) -> Task {
                     text.push_str(&format!(" … [shortened in storage: {total} bytes]"));
                 }
                 Part::Data { data, .. } => {
-                    let n = serde_json::to_vec(&*data).map(|v| v.len()).unwrap_or(0);
+                    let n = json_len(&*data);
                     if n > MAX_STORED_PART {
                         let mut m = serde_json::Map::new();
                         m.insert("shortened_in_storage".into(), serde_json::Value::Bool(true));
@@ -317,10 +321,54 @@ pub fn compact_for_storage(task: &Task) -> Task {
     t
 }
 
-fn encode(task: &Task) -> Result<Vec<u8>, StoreError> {
-    let json = serde_json::to_vec(&compact_for_storage(task))?;
+/// The JSON of the stored form of `task` ([`compact_for_storage`], without copying the
+/// task when nothing needs shortening, the usual case).
+pub fn storage_json(task: &Task) -> Result<Vec<u8>, serde_json::Error> {
+    let fits =
+        task.history.iter().flatten().all(|m| {
+            m.role != ecclesia_a2a::Role::User || json_len(&m.parts) <= MAX_STORED_MESSAGE
+        });
+    if fits {
+        serde_json::to_vec(task)
+    } else {
+        serde_json::to_vec(&compact_for_storage(task))
+    }
+}
+
+/// The length of `v`'s JSON, counted without building it.
+fn json_len<T: serde::Serialize + ?Sized>(v: &T) -> usize {
+    struct Count(usize);
+    impl Write for Count {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0 += b.len();
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Count(0);
+    match serde_json::to_writer(&mut c, v) {
+        Ok(()) => c.0,
+        Err(_) => usize::MAX,
+    }
+}
+
+fn encode(task: &Task) -> Result<rusqlite::types::Value, StoreError> {
+    let json = storage_json(task)?;
+    if json.len() <= DEFLATE_ABOVE {
+        // serde_json writes UTF-8
+        return Ok(match String::from_utf8(json) {
+            Ok(s) => rusqlite::types::Value::Text(s),
+            Err(e) => rusqlite::types::Value::Blob(deflate(e.as_bytes())?),
+        });
+    }
+    Ok(rusqlite::types::Value::Blob(deflate(&json)?))
+}
+
+fn deflate(json: &[u8]) -> Result<Vec<u8>, StoreError> {
     let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
-    z.write_all(&json).map_err(StoreError::Io)?;
+    z.write_all(json).map_err(StoreError::Io)?;
     z.finish().map_err(StoreError::Io)
 }
 
@@ -503,13 +551,24 @@ impl TaskStore for SqliteStore {
         // (room for the writes until the next pass and for the WAL).
         if Self::used_bytes(&self.lock())? > max / 10 * 9 {
             let target = max / 10 * 8;
-            while Self::used_bytes(&self.lock())? > target {
+            loop {
+                let used = Self::used_bytes(&self.lock())?;
+                if used <= target {
+                    break;
+                }
+                // about as many rows as the excess holds (at most a batch), so that large
+                // rows do not overshoot the target by a whole batch
+                let rows: i64 = self
+                    .lock()
+                    .query_row("SELECT COUNT(*) FROM tasks", [], |r| r.get(0))?;
+                let per_row = (used / rows.max(1) as u64).max(1);
+                let n = ((used - target) / per_row + 1).min(BATCH as u64) as i64;
                 let k = self.delete_batch(
                     &format!(
                         "SELECT rowid FROM tasks WHERE state IN {TERMINAL} ORDER BY created_at LIMIT ?2"
                     ),
                     &0i64,
-                    &(BATCH as i64),
+                    &n,
                 )?;
                 evicted += k;
                 if k == 0 {
@@ -654,7 +713,7 @@ mod tests {
     }
 
     #[test]
-    fn rows_round_trip_compressed_and_without_the_status_history() {
+    fn rows_round_trip_as_text_or_deflated_and_without_the_status_history() {
         let db = SqliteStore::in_memory().unwrap();
         let now = Utc::now();
         let r = rec("t1", "o", TaskState::Completed, now, "hello");
@@ -667,7 +726,31 @@ mod tests {
             .lock()
             .query_row("SELECT typeof(task_json) FROM tasks", [], |r| r.get(0))
             .unwrap();
+        assert_eq!(kind, "text");
+        // A big task is deflated, and reads back the same.
+        let big = rec(
+            "t2",
+            "o",
+            TaskState::Completed,
+            now,
+            &noise(DEFLATE_ABOVE, 7),
+        );
+        db.put(&big).unwrap();
+        let kind: String = db
+            .lock()
+            .query_row(
+                "SELECT typeof(task_json) FROM tasks WHERE id = 't2'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
         assert_eq!(kind, "blob");
+        let stored = compact_for_storage(&big.task);
+        assert!(db.get("t2", "o", now).unwrap().unwrap().task == stored);
+        db.lock()
+            .execute("DELETE FROM tasks WHERE id = 't2'", [])
+            .unwrap();
+        db.owners().clear();
         // An update keeps the row (and the owner's count).
         db.put(&rec("t1", "o", TaskState::Failed, now, "bye"))
             .unwrap();
