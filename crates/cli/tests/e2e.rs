@@ -56,7 +56,7 @@ fn server() -> &'static Server {
         let model = model_dir();
         let corpus = match &model {
             Some(m) => format!(
-                "[corpus]\nmodel_dir = {:?}\nbatch = 8\n",
+                "[corpus]\nembeddings = \"local\"\nmodel_dir = {:?}\nbatch = 8\n",
                 m.display().to_string()
             ),
             None => "[corpus]\nembeddings = \"off\"\n".to_string(),

@@ -428,48 +428,14 @@ impl Default for WorkerOptions {
     }
 }
 
-/// The order in which documents are embedded: what is asked about most
-/// first (the priority set: magisterial documents, the catechism, Scripture,
-/// whose verses are short and quick, the Summa), then the other theology, the
-/// Fathers, the rest and the commentaries.
-fn priority(id: &str, doc_type: &str, magisterial: bool) -> u8 {
-    if magisterial {
-        return 0;
-    }
-    match doc_type {
-        "catechism" => 1,
-        "scripture" => 2,
-        "theology" if id.starts_with(SUMMA_PREFIX) => 3,
-        "theology" => 4,
-        "patristic" => 5,
-        "commentary" => 7,
-        _ => 6,
-    }
-}
-
-/// Document ids of the Summa Theologiae.
-const SUMMA_PREFIX: &str = "cf-thomas-aquinas-summa-theologiae";
-
 /// Passage ordinal ranges `(first, count)` of the English documents of a
-/// store, in embedding order.
+/// store, in embedding order ([`crate::coverage::embedding_order`]: the
+/// priority set first).
 pub fn english_ranges(conn: &Connection) -> Result<Vec<(u64, u64)>, CorpusError> {
-    let mut st = conn.prepare(
-        "SELECT first_ord, passage_count, type, magisterial, id FROM documents WHERE language = 'en' AND passage_count > 0",
-    )?;
-    let mut out: Vec<(u8, u64, u64)> = st
-        .query_map([], |r| {
-            let ty: String = r.get(2)?;
-            let mag: bool = r.get(3)?;
-            let id: String = r.get(4)?;
-            Ok((
-                priority(&id, &ty, mag),
-                r.get::<_, i64>(0)? as u64,
-                r.get::<_, i64>(1)? as u64,
-            ))
-        })?
-        .collect::<Result<_, _>>()?;
-    out.sort_unstable();
-    Ok(out.into_iter().map(|(_, a, n)| (a, n)).collect())
+    Ok(crate::coverage::embedding_order(conn)?
+        .into_iter()
+        .map(|(first, count, _)| (first, count))
+        .collect())
 }
 
 /// Start the background worker for `index` over the store database `corpus_db`.
@@ -526,11 +492,15 @@ pub fn run_worker(
     let t0 = Instant::now();
     drop(ix);
 
-    // Pass 1: what the cache has.
+    // Pass 1: what the cache has; of the rest, one passage per group of
+    // near-duplicates is computed and its vector shared (`followers`).
     let mut missing: Vec<u64> = Vec::new();
+    let mut followers: std::collections::HashMap<u64, Vec<u64>> = Default::default();
     {
+        let mut dedup = crate::coverage::Dedup::new();
         let mut st = conn.prepare_cached(
-            "SELECT ord, heading, text FROM passages WHERE ord >= ?1 AND ord < ?2 ORDER BY ord",
+            "SELECT p.ord, p.heading, p.text, p.reference, d.type FROM passages p \
+             JOIN documents d ON d.idx = p.doc_idx WHERE p.ord >= ?1 AND p.ord < ?2 ORDER BY p.ord",
         )?;
         let mut found: Vec<(u64, Vec<i8>, f32)> = Vec::new();
         for &(first, count) in &ranges {
@@ -548,7 +518,21 @@ pub fn run_worker(
                 };
                 match hit {
                     Some((q, s)) => found.push((ord, q, s)),
-                    None => missing.push(ord),
+                    None => {
+                        let reference: String = r.get(3)?;
+                        let doc_type: String = r.get(4)?;
+                        let row = crate::coverage::PassageRow {
+                            ord,
+                            doc_type: &doc_type,
+                            reference: &reference,
+                            heading: heading.as_deref(),
+                            text: &text,
+                        };
+                        match dedup.representative(&row) {
+                            Some(first) => followers.entry(first).or_default().push(ord),
+                            None => missing.push(ord),
+                        }
+                    }
                 }
             }
             if found.len() >= 4096 {
@@ -567,8 +551,9 @@ pub fn run_worker(
     let Some(ix) = weak.upgrade() else {
         return Ok(());
     };
+    let shared: usize = followers.values().map(Vec::len).sum();
     tracing::info!(
-        "semantic vectors ({model_id}): {} of {total} passages from the cache in {:.1} s, {} to compute",
+        "semantic vectors ({model_id}): {} of {total} passages from the cache in {:.1} s, {} to compute, {shared} sharing their vector",
         ix.embedded(),
         t0.elapsed().as_secs_f64(),
         missing.len()
@@ -608,7 +593,7 @@ pub fn run_worker(
             };
             match pool.install(|| ix.embedder.embed(&refs)) {
                 Ok(vs) if vs.len() == refs.len() && vs.iter().all(|v| v.len() == ix.dim) => {
-                    let items: Vec<(u64, Vec<i8>, f32)> = chunk
+                    let mut items: Vec<(u64, Vec<i8>, f32)> = chunk
                         .iter()
                         .zip(&vs)
                         .map(|(&ord, v)| {
@@ -616,11 +601,21 @@ pub fn run_worker(
                             (ord, q, s)
                         })
                         .collect();
+                    let mut hashes: Vec<[u8; 32]> = texts.iter().map(|t| content_hash(t)).collect();
+                    for i in 0..chunk.len() {
+                        for &f in followers.get(&chunk[i]).map(Vec::as_slice).unwrap_or(&[]) {
+                            let (heading, text): (Option<String>, String) =
+                                st.query_row(params![f as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                            hashes.push(content_hash(&passage_text(heading.as_deref(), &text)));
+                            let (q, s) = (items[i].1.clone(), items[i].2);
+                            items.push((f, q, s));
+                        }
+                    }
                     if let Some(c) = &mut cache {
-                        let rows: Vec<([u8; 32], &[i8], f32)> = texts
+                        let rows: Vec<([u8; 32], &[i8], f32)> = hashes
                             .iter()
                             .zip(&items)
-                            .map(|(t, (_, q, s))| (content_hash(t), q.as_slice(), *s))
+                            .map(|(h, (_, q, s))| (*h, q.as_slice(), *s))
                             .collect();
                         if let Err(e) = c.put_many(&rows) {
                             tracing::warn!("semantic vectors: cache write failed: {e}");
