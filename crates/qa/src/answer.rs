@@ -86,6 +86,11 @@ impl MarkerRewriter {
             emitted.push_str(&self.pending[..open]);
             let rest = &self.pending[open + 1..];
             match rest.find(']') {
+                // "[an unclosed aside … [7]": the first `[` is text; the marker is the later one
+                Some(close) if rest[..close].contains('[') => {
+                    emitted.push('[');
+                    self.pending.drain(..open + 1);
+                }
                 Some(close) => {
                     let inner = rest[..close].to_string();
                     let consumed = open + 1 + close + 1;
@@ -347,6 +352,21 @@ pub fn markers_in(text: &str) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unclosed_bracket_in_a_quotation_leaves_the_marker_alone() {
+        let (text, order) = run(
+            3,
+            &["“passed through her [this was a heresy, see p.” [3] and [1]."],
+        );
+        assert_eq!(
+            text,
+            "“passed through her [this was a heresy, see p.” [1] and [2]."
+        );
+        assert_eq!(order, vec![2, 0]);
+        let (text, _) = run(3, &["“an aside [this", " was…” [", "2]"]);
+        assert_eq!(text, "“an aside [this was…” [1]");
+    }
 
     fn run(n: usize, deltas: &[&str]) -> (String, Vec<usize>) {
         let mut r = MarkerRewriter::new(n);
