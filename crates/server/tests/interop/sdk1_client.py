@@ -4,13 +4,35 @@ A2A 1.0 and picks the 1.0 JSON-RPC interface from the card's supportedInterfaces
 Usage: sdk1_client.py BASE_URL [SKILL_ID]
 Prints one "OK <step>" line per verified step; exits non-zero on any failure.
 """
-import asyncio, sys, uuid
+import asyncio, json, sys, threading, uuid
+from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import httpx
 from google.protobuf import struct_pb2
 from a2a.client import ClientConfig, ClientFactory
-from a2a.types import (GetTaskRequest, ListTasksRequest, Message, Part, Role,
-                       SendMessageRequest, TaskState)
+from a2a.types import (CancelTaskRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
+                       ListTaskPushNotificationConfigsRequest, ListTasksRequest, Message, Part,
+                       Role, SendMessageRequest, SubscribeToTaskRequest,
+                       TaskPushNotificationConfig, TaskState)
+
+
+def webhook_receiver():
+    """A local webhook: its URL and the (headers, body) of each POST it receives."""
+    got = []
+
+    class Hook(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("content-length", 0)))
+            got.append(({k.lower(): v for k, v in self.headers.items()}, json.loads(body)))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_port}/hook", got
 
 
 def message(skill: str, text: str) -> Message:
@@ -73,6 +95,51 @@ async def main(url: str, skill: str) -> None:
         except Exception as e:  # the SDK maps the ErrorInfo reason to TaskNotFoundError
             assert type(e).__name__ == "TaskNotFoundError", repr(e)
         print("OK rest", over_rest.id)
+
+        # CancelTask of a finished task: the SDK's TaskNotCancelableError, task unchanged.
+        try:
+            await client.cancel_task(CancelTaskRequest(id=task.id))
+            raise AssertionError("a completed task must not be cancelable")
+        except Exception as e:
+            assert type(e).__name__ == "TaskNotCancelableError", repr(e)
+        print("OK cancel refused", task.id)
+
+        # SubscribeToTask of a finished task: its final state (the contract completes
+        # synchronously, so there is no running task to follow), or the spec's refusal.
+        try:
+            events = [ev async for ev in streaming.subscribe(SubscribeToTaskRequest(id=task.id))]
+            assert events, "no event from SubscribeToTask"
+        except Exception as e:
+            assert type(e).__name__ == "UnsupportedOperationError", repr(e)
+        print("OK resubscribe", task.id)
+
+        # Push notifications: a webhook given with the message, delivered to a local receiver
+        # with the caller's token; the config reads back through the 1.0 methods.
+        card = (await http.get(f"{url}/.well-known/agent-card.json",
+                               headers={"A2A-Version": "1.0"})).json()
+        if card["capabilities"].get("pushNotifications"):
+            hook, got = webhook_receiver()
+            pconfig = TaskPushNotificationConfig(url=hook, token="sdk1-token")
+            pclient = await ClientFactory(ClientConfig(streaming=False, httpx_client=http,
+                                                       push_notification_config=pconfig)).create_from_url(url)
+            ptask = await last_task(pclient, SendMessageRequest(message=message(skill, "pushed")))
+            assert ptask is not None and ptask.status.state == TaskState.TASK_STATE_COMPLETED, ptask
+            for _ in range(200):
+                if any("TASK_STATE_COMPLETED" in json.dumps(b) for _, b in got):
+                    break
+                await asyncio.sleep(0.05)
+            done = [(h, b) for h, b in got if "TASK_STATE_COMPLETED" in json.dumps(b)]
+            assert done, got
+            headers, body = done[-1]
+            assert ptask.id in json.dumps(body), body
+            assert headers["x-a2a-notification-token"] == "sdk1-token", headers
+            configs = await client.list_task_push_notification_configs(
+                ListTaskPushNotificationConfigsRequest(task_id=ptask.id))
+            assert any(c.url == hook for c in configs.configs), configs
+            one = await client.get_task_push_notification_config(
+                GetTaskPushNotificationConfigRequest(task_id=ptask.id, id=configs.configs[0].id))
+            assert one.url == hook and one.task_id == ptask.id, one
+            print("OK push", len(got), "notifications")
 
 
 if __name__ == "__main__":

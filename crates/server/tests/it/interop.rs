@@ -83,7 +83,16 @@ async fn python_sdk_1x_client_speaks_a2a_1_0() {
         return skip_unless_optional("the a2a-sdk 1.x venv (.venv-a2a1)");
     };
     let stdout = run_client(py, "sdk1_client.py").await;
-    for step in ["OK send", "OK get", "OK list", "OK stream", "OK rest"] {
+    for step in [
+        "OK send",
+        "OK get",
+        "OK list",
+        "OK stream",
+        "OK rest",
+        "OK cancel refused",
+        "OK resubscribe",
+        "OK push",
+    ] {
         assert!(stdout.contains(step), "{step} missing:\n{stdout}");
     }
 }
