@@ -21,8 +21,9 @@ cleanup() { kill "${EPID:-}" "${PPID_:-}" 2>/dev/null || true; wait 2>/dev/null 
 trap cleanup EXIT
 cp -r "$STORE" "$WORK/store"
 rm -f "$WORK/store/state.sqlite"*
-# No rate limits for the load test (the loopback anonymous plan allows 1,200 a minute).
-printf '[plans.anonymous]\na2a = true\n' > "$WORK/bench.toml"
+# No rate limits for the load test (the loopback anonymous plan allows 1,200 a minute), and
+# no background embedding (it would take CPU from the requests measured).
+printf '[plans.anonymous]\na2a = true\n\n[corpus]\nembeddings = "off"\n' > "$WORK/bench.toml"
 target/release/ecclesia --config "$WORK/bench.toml" serve --store "$WORK/store" --anonymous --listen "127.0.0.1:$EPORT" >"$WORK/ecclesia.log" 2>&1 &
 EPID=$!
 "$PY" bench/python_peer/server.py --store "$WORK/store" --port "$PPORT" >"$WORK/peer.log" 2>&1 &
