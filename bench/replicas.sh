@@ -74,6 +74,7 @@ defaults
     timeout connect 2s
     timeout client 60s
     timeout server 60s
+    http-reuse always
 frontend f
     bind 127.0.0.1:18310
     default_backend replicas

@@ -96,7 +96,7 @@ impl TaskStore for PgStore {
         let cap = i64::try_from(self.limits().max_per_caller.max(1)).unwrap_or(i64::MAX);
         let pool = self.pool.clone();
         Ok(self.call(async move {
-            let client = pool.get().await?;
+            let mut client = pool.get().await?;
             let upsert = client
                 .prepare_cached(
                     "INSERT INTO tasks (id, owner, skill, state, context_id, created_at, expires_at, task, bytes, replica)
@@ -131,16 +131,35 @@ impl TaskStore for PgStore {
                     "SELECT owner, tasks FROM task_owner_counts WHERE owner = ANY($1) AND tasks > $2",
                 )
                 .await?;
-            for row in client.query(&over, &[&grew, &cap]).await? {
-                let (owner, n): (String, i64) = (row.get(0), row.get(1));
-                // Over the caller's cap: its oldest finished tasks go.
-                let evict = client
-                    .prepare_cached(&format!(
-                        "DELETE FROM tasks WHERE id IN (SELECT id FROM tasks WHERE owner = $1 AND state IN {TERMINAL}
-                         ORDER BY created_at LIMIT $2)"
-                    ))
-                    .await?;
-                client.execute(&evict, &[&owner, &(n - cap)]).await?;
+            let mut over: Vec<String> = client
+                .query(&over, &[&grew, &cap])
+                .await?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            over.sort();
+            for owner in over {
+                // Over the caller's cap: its oldest finished tasks go. One eviction per caller
+                // at a time, across replicas (its count row locked first): two deletes of the
+                // same oldest rows, locked in different orders, would deadlock.
+                let tx = client.transaction().await?;
+                let n: i64 = tx
+                    .query_one(
+                        "SELECT tasks FROM task_owner_counts WHERE owner = $1 FOR UPDATE",
+                        &[&owner],
+                    )
+                    .await?
+                    .get(0);
+                if n > cap {
+                    let evict = tx
+                        .prepare_cached(&format!(
+                            "DELETE FROM tasks WHERE id IN (SELECT id FROM tasks WHERE owner = $1 AND state IN {TERMINAL}
+                             ORDER BY created_at LIMIT $2)"
+                        ))
+                        .await?;
+                    tx.execute(&evict, &[&owner, &(n - cap)]).await?;
+                }
+                tx.commit().await?;
             }
             Ok(())
         })?)
