@@ -151,6 +151,14 @@ pub trait Skill: Send + Sync + 'static {
     fn status(&self) -> serde_json::Value {
         serde_json::Value::Null
     }
+
+    /// Whether every run is a probe of an in-memory index taking microseconds, which the
+    /// server may then run on the request's own thread instead of handing it to a blocking
+    /// thread (the hand-off costs more than the run). Such a run cannot be interrupted by
+    /// the skill deadline, so only skills that never wait on anything say so.
+    fn is_instant(&self) -> bool {
+        false
+    }
 }
 
 /// The skills the server offers, by id, in card order.

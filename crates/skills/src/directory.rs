@@ -113,6 +113,11 @@ impl Skill for LookupSkill {
         }
     }
 
+    /// A look-up is the in-memory name index and one row of the directory's SQLite file.
+    fn is_instant(&self) -> bool {
+        true
+    }
+
     fn run(&self, req: &SkillRequest, ctx: &SkillContext) -> Result<Vec<Artifact>, SkillError> {
         let (_, id_key, name, _) = self.spec();
         let what = req.query_or_id(id_key)?;
