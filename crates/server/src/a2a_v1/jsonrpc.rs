@@ -13,7 +13,7 @@ use crate::core::send::{self, Sent};
 use crate::core::state::AppState;
 use crate::core::store::{TaskCursor, TaskListQuery};
 use crate::core::tasks::{self, Subscription};
-use crate::http::jsonrpc::{error_response, json_response, Handled};
+use crate::http::jsonrpc::{error_response, json_response, success_response, Handled};
 use crate::http::sse;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::Event;
@@ -28,7 +28,13 @@ use serde_json::Value;
 
 /// The result of a 1.0 operation before it is written for a binding (JSON-RPC or REST).
 pub(crate) enum Out {
-    /// A result object (`SendMessageResponse`, `Task`, `ListTasksResponse`).
+    /// A task (`SendMessageResponse` or `Task`), serialized straight into the reply.
+    Task {
+        skill: Option<String>,
+        result: Box<TaskResult>,
+        headers: HeaderMap,
+    },
+    /// A result object (`ListTasksResponse`, push configs, …).
     Value {
         skill: Option<String>,
         value: Value,
@@ -56,24 +62,30 @@ fn fail(e: impl Into<Failure>) -> Out {
 }
 
 /// A core task in its 1.0 form.
-fn task_v1(task: &Task) -> Result<ecclesia_a2a::v1::Task, A2aError> {
-    Ok(ecclesia_a2a::v1::Task::try_from(task.clone())?)
+fn task_v1(task: Task) -> Result<ecclesia_a2a::v1::Task, A2aError> {
+    Ok(ecclesia_a2a::v1::Task::try_from(task)?)
 }
 
-/// A task as a 1.0 result value; `wrap` puts it in `SendMessageResponse`.
-fn task_value(task: &Task, skill: Option<String>, headers: HeaderMap, wrap: bool) -> Out {
-    let value = task_v1(task).and_then(|t| {
-        let v = if wrap {
-            serde_json::to_value(SendMessageResponse::Task(t))
-        } else {
-            serde_json::to_value(t)
-        };
-        v.map_err(|e| A2aError::new(ErrorKind::Internal).with_message(e.to_string()))
-    });
-    match value {
-        Ok(value) => Out::Value {
+/// A task result as 1.0 writes it.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+pub(crate) enum TaskResult {
+    /// `SendMessageResponse` (the reply to `SendMessage`).
+    Wrapped(SendMessageResponse),
+    /// A bare `Task` (`GetTask`, `CancelTask`).
+    Plain(ecclesia_a2a::v1::Task),
+}
+
+/// A task as a 1.0 result; `wrap` puts it in `SendMessageResponse`.
+fn task_value(task: Task, skill: Option<String>, headers: HeaderMap, wrap: bool) -> Out {
+    match task_v1(task) {
+        Ok(t) => Out::Task {
             skill,
-            value,
+            result: Box::new(if wrap {
+                TaskResult::Wrapped(SendMessageResponse::Task(t))
+            } else {
+                TaskResult::Plain(t)
+            }),
             headers,
         },
         Err(e) => Out::Error {
@@ -91,7 +103,7 @@ pub(crate) async fn run(req: Request, state: &AppState, caller: &Caller, request
         Request::GetTask(p) => match TaskQueryParams::try_from(p) {
             Ok(q) => match tasks::get(state, &q.id, &caller.id, request_id).await {
                 Ok(rec) => task_value(
-                    &tasks::view(rec.task, q.history_length),
+                    tasks::view(rec.task, q.history_length),
                     Some(rec.skill),
                     HeaderMap::new(),
                     false,
@@ -103,7 +115,7 @@ pub(crate) async fn run(req: Request, state: &AppState, caller: &Caller, request
         Request::CancelTask(p) => {
             let q = TaskIdParams::from(p);
             match tasks::cancel(state, &q.id, &caller.id, request_id).await {
-                Ok(rec) => task_value(&rec.task, Some(rec.skill), HeaderMap::new(), false),
+                Ok(rec) => task_value(rec.task, Some(rec.skill), HeaderMap::new(), false),
                 Err(e) => fail(e),
             }
         }
@@ -231,7 +243,7 @@ async fn send_message(
     let out = send::send(state, caller, p03, stream, PushVersion::V1, request_id).await;
     let headers = out.rate.as_ref().map(rate_headers).unwrap_or_default();
     match out.result {
-        Ok(Sent::Task(task)) => task_value(&task, out.skill, headers, true),
+        Ok(Sent::Task(task)) => task_value(*task, out.skill, headers, true),
         Ok(Sent::Stream { first, events }) => Out::Stream {
             skill: out.skill,
             first,
@@ -295,6 +307,15 @@ pub(crate) async fn handle(
         },
     };
     let (skill, outcome, refused_pool, response) = match out {
+        Out::Task {
+            skill,
+            result,
+            headers,
+        } => {
+            let mut r = success_response(&id, &*result);
+            r.headers_mut().extend(headers);
+            (skill, "ok".to_string(), None, r)
+        }
         Out::Value {
             skill,
             value,
@@ -404,7 +425,7 @@ async fn list(
         if !include_artifacts {
             task.artifacts = None;
         }
-        out.push(task_v1(&tasks::view(task, history_length))?);
+        out.push(task_v1(tasks::view(task, history_length))?);
     }
     let resp = ListTasksResponse {
         tasks: out,

@@ -139,6 +139,20 @@ async fn answer(
         },
     };
     let (skill, outcome, response) = match out {
+        Out::Task {
+            skill,
+            result,
+            headers,
+        } => {
+            let mut r = (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "application/json")],
+                serde_json::to_string(&*result).unwrap_or_else(|_| "{}".into()),
+            )
+                .into_response();
+            r.headers_mut().extend(headers);
+            (skill, "ok".to_string(), r)
+        }
         Out::Value {
             skill,
             value,
