@@ -183,16 +183,27 @@ impl SqliteStore {
         Ok(owners.len())
     }
 
-    /// Give free pages back, a step at a time; returns how many.
+    /// Free pages kept for the next writes (new rows reuse them): a tenth of the file, and
+    /// at most a tenth of the ceiling. Vacuuming them would only make the file grow again,
+    /// with a checkpoint each time, which stalls the writes.
+    fn free_reserve(&self, conn: &Connection) -> Result<i64, StoreError> {
+        let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+        let size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+        let ceiling = (self.limits().max_bytes / size.max(1) as u64) as i64;
+        Ok((pages / 10).min(ceiling / 10))
+    }
+
+    /// Give free pages beyond the reserve back, a step at a time; returns how many.
     fn vacuum_some(&self, max_steps: usize) -> Result<u64, StoreError> {
         let mut done = 0;
         for _ in 0..max_steps {
             let conn = self.lock();
             let free: i64 = conn.query_row("PRAGMA freelist_count", [], |r| r.get(0))?;
-            if free <= 0 {
+            let excess = free - self.free_reserve(&conn)?;
+            if excess <= 0 {
                 break;
             }
-            let step = (free as u64).min(VACUUM_STEP);
+            let step = (excess as u64).min(VACUUM_STEP);
             // Each step of the statement frees one page: step it to the end
             // (`execute_batch` would step it once).
             let mut stmt = conn.prepare(&format!("PRAGMA incremental_vacuum({step})"))?;
@@ -582,7 +593,7 @@ impl TaskStore for SqliteStore {
             "DELETE FROM push_configs WHERE task_id NOT IN (SELECT id FROM tasks)",
             [],
         )?;
-        // Every free page goes back, a step at a time.
+        // Free pages beyond the reserve go back, a step at a time.
         let vacuumed_pages = self.vacuum_some(usize::MAX)?;
         Ok(Maintenance {
             expired,
