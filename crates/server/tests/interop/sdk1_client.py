@@ -4,35 +4,16 @@ A2A 1.0 and picks the 1.0 JSON-RPC interface from the card's supportedInterfaces
 Usage: sdk1_client.py BASE_URL [SKILL_ID]
 Prints one "OK <step>" line per verified step; exits non-zero on any failure.
 """
-import asyncio, json, sys, threading, uuid
-from http.server import BaseHTTPRequestHandler, HTTPServer
+import asyncio, json, sys, uuid
 
 import httpx
+from webhook import webhook_receiver
 from google.protobuf import struct_pb2
 from a2a.client import ClientConfig, ClientFactory
 from a2a.types import (CancelTaskRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
                        ListTaskPushNotificationConfigsRequest, ListTasksRequest, Message, Part,
                        Role, SendMessageRequest, SubscribeToTaskRequest,
                        TaskPushNotificationConfig, TaskState)
-
-
-def webhook_receiver():
-    """A local webhook: its URL and the (headers, body) of each POST it receives."""
-    got = []
-
-    class Hook(BaseHTTPRequestHandler):
-        def do_POST(self):
-            body = self.rfile.read(int(self.headers.get("content-length", 0)))
-            got.append(({k.lower(): v for k, v in self.headers.items()}, json.loads(body)))
-            self.send_response(200)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = HTTPServer(("127.0.0.1", 0), Hook)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}/hook", got
 
 
 def message(skill: str, text: str) -> Message:

@@ -3,33 +3,14 @@
 Usage: sdk_client.py BASE_URL [SKILL_ID DATA_JSON]
 Prints one "OK <step>" line per verified step; exits non-zero on any failure.
 """
-import asyncio, json, sys, threading, uuid
-from http.server import BaseHTTPRequestHandler, HTTPServer
+import asyncio, json, sys, uuid
 
 import httpx
+from webhook import webhook_receiver
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import (AgentCard, DataPart, GetTaskPushNotificationConfigParams,
                        GetTaskRequest, Message, Part, PushNotificationConfig, Role,
                        SendMessageResponse, Task, TaskQueryParams, TextPart)
-
-
-def webhook_receiver():
-    """A local webhook: its URL and the (headers, body) of each POST it receives."""
-    got = []
-
-    class Hook(BaseHTTPRequestHandler):
-        def do_POST(self):
-            body = self.rfile.read(int(self.headers.get("content-length", 0)))
-            got.append((dict(self.headers), json.loads(body)))
-            self.send_response(200)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = HTTPServer(("127.0.0.1", 0), Hook)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}/hook", got
 
 
 async def main(url: str, skill: str, data: dict) -> None:
