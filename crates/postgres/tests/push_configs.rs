@@ -205,15 +205,21 @@ fn the_configs_of_a_task_that_expired_go_with_it() {
     });
 }
 
-/// PostgreSQL only: replicas attach a blocking send's webhook before the task's only write
-/// (at the end of its run), while another replica's upkeep may run; the shared store keeps
-/// such a config for a grace period.
+/// A blocking send attaches its webhook before the task's only write (at the end of its
+/// run), while upkeep may run (another replica's, or this one's): both stores keep such a
+/// config for a grace period.
 #[test]
-fn postgres_keeps_a_config_whose_task_is_not_written_yet() {
-    let Some(base) = common::server() else { return };
-    let db = Postgres(common::fresh_database(&base)).open();
-    db.put_config(&config("running", "c", "alice", "https://x/r"))
-        .unwrap();
-    db.maintain(Utc::now()).unwrap();
-    assert_eq!(db.configs_for_dispatch("running").unwrap().len(), 1);
+fn a_config_whose_task_is_not_written_yet_is_kept() {
+    each(|s| {
+        let db = s.open();
+        db.put_config(&config("running", "c", "alice", "https://x/r"))
+            .unwrap();
+        db.maintain(Utc::now()).unwrap();
+        assert_eq!(
+            db.configs_for_dispatch("running").unwrap().len(),
+            1,
+            "{}",
+            s.name()
+        );
+    });
 }

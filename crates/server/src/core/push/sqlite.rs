@@ -1,5 +1,5 @@
 //! Push configs in the SQLite store (`push_configs`, one JSON row per config; the rows of
-//! tasks that are gone are deleted by the store's upkeep).
+//! tasks that are gone are deleted by the store's upkeep, after a grace period).
 
 use super::{PushConfig, PushConfigStore};
 use crate::core::store::{SqliteStore, StoreError};
@@ -13,8 +13,14 @@ impl PushConfigStore for SqliteStore {
     fn put_config(&self, config: &PushConfig) -> Result<(), StoreError> {
         let json = serde_json::to_string(config)?;
         self.lock().execute(
-            "INSERT OR REPLACE INTO push_configs (task_id, id, owner, config_json) VALUES (?1, ?2, ?3, ?4)",
-            params![config.task_id, config.id, config.owner, json],
+            "INSERT OR REPLACE INTO push_configs (task_id, id, owner, config_json, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                config.task_id,
+                config.id,
+                config.owner,
+                json,
+                chrono::Utc::now().timestamp_millis()
+            ],
         )?;
         Ok(())
     }

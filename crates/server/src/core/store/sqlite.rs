@@ -69,6 +69,7 @@ CREATE TABLE IF NOT EXISTS push_configs (
     id TEXT NOT NULL,
     owner TEXT NOT NULL,
     config_json TEXT NOT NULL,
+    created_at INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (task_id, id)
 );
 CREATE TABLE IF NOT EXISTS api_keys (
@@ -107,6 +108,7 @@ impl SqliteStore {
         // The WAL file is cut back to this after each checkpoint.
         conn.pragma_update(None, "journal_size_limit", 8 * 1024 * 1024)?;
         conn.execute_batch(SCHEMA)?;
+        add_config_times(&conn)?;
         Ok(Self::from_conn(conn))
     }
 
@@ -400,6 +402,25 @@ fn decode(v: rusqlite::types::Value) -> Result<Task, StoreError> {
     }
 }
 
+/// How long a push config may wait for its task to be stored before upkeep deletes it.
+pub const ORPHAN_CONFIG_GRACE_MS: i64 = 60 * 60 * 1000;
+
+/// A store made before push configs had a creation time gets the column (its rows get 0:
+/// past the grace at once, as they were before).
+fn add_config_times(conn: &Connection) -> Result<(), StoreError> {
+    let has: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('push_configs') WHERE name = 'created_at'",
+        [],
+        |r| r.get(0),
+    )?;
+    if has == 0 {
+        conn.execute_batch(
+            "ALTER TABLE push_configs ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0;",
+        )?;
+    }
+    Ok(())
+}
+
 fn ms(t: DateTime<Utc>) -> i64 {
     t.timestamp_millis()
 }
@@ -588,10 +609,11 @@ impl TaskStore for SqliteStore {
                 std::thread::yield_now();
             }
         }
-        // Push configs of tasks that are gone go with them.
+        // Push configs of tasks that are gone go with them, past a grace period: a blocking
+        // send attaches its webhook before the task's only write, at the end of its run.
         self.lock().execute(
-            "DELETE FROM push_configs WHERE task_id NOT IN (SELECT id FROM tasks)",
-            [],
+            "DELETE FROM push_configs WHERE created_at < ?1 AND task_id NOT IN (SELECT id FROM tasks)",
+            [ms(now) - ORPHAN_CONFIG_GRACE_MS],
         )?;
         // Free pages beyond the reserve go back, a step at a time.
         let vacuumed_pages = self.vacuum_some(usize::MAX)?;
