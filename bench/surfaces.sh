@@ -6,7 +6,7 @@
 # room for the load):
 #   bench/surfaces.sh http://127.0.0.1:8080
 # wrk (Debian package `wrk`), CONNS connections (default 16) on 2 threads for the
-# look-ups, SEARCH_CONNS (default 4: the slow lane takes 8 waiting runs a caller,
+# look-ups, SEARCH_CONNS (default 4: the slow lane takes 32 waiting runs a caller by default,
 # more are refused 503) for the searches, DURATION per scenario (default 20s). Each surface is called once first and
 # its answer checked, so a refusal or a tool error is never timed as a result.
 set -euo pipefail

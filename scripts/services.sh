@@ -96,7 +96,7 @@ services_start_redis() {
 }
 
 services_start() {
-    SERVICES_DIR=$(mktemp -d /tmp/ecclesia-services.XXXXXX)
+    SERVICES_DIR=$(mktemp -d -t ecclesia-services.XXXXXX)
     services_start_postgres
     services_start_redis
     if command -v haproxy >/dev/null 2>&1; then
