@@ -1,9 +1,9 @@
 //! A task as stored: deflated JSON of what `tasks/get` returns, with user messages over
 //! [`MAX_STORED_MESSAGE`](ecclesia_server::MAX_STORED_MESSAGE) shortened by the server's own
-//! [`compact_for_storage`], exactly as the embedded SQLite store keeps it.
+//! [`ecclesia_server::compact_for_storage`] (through [`storage_json`], which copies the task only when something needs shortening), exactly as the embedded SQLite store keeps it.
 
 use ecclesia_a2a::Task;
-use ecclesia_server::compact_for_storage;
+use ecclesia_server::storage_json;
 use std::io::{Read, Write};
 
 /// The most bytes a stored task inflates to (a corrupt row cannot exhaust memory).
@@ -22,7 +22,7 @@ pub enum CodecError {
 
 /// Deflated JSON of `task`, big user messages shortened.
 pub fn encode(task: &Task) -> Result<Vec<u8>, CodecError> {
-    let json = serde_json::to_vec(&compact_for_storage(task))?;
+    let json = storage_json(task)?;
     let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
     z.write_all(&json)?;
     Ok(z.finish()?)

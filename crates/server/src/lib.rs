@@ -50,8 +50,9 @@ pub use crate::core::push::{
 };
 pub use crate::core::state::{AppState, RunningTasks, Swappable};
 pub use crate::core::store::{
-    compact_for_storage, failed_by_restart, Maintenance, SqliteStore, StoreError, StoreLimits,
-    TaskCursor, TaskListQuery, TaskPage, TaskRecord, TaskStore, TaskWriter, MAX_STORED_MESSAGE,
+    compact_for_storage, failed_by_restart, storage_json, Maintenance, SqliteStore, StoreError,
+    StoreLimits, TaskCursor, TaskListQuery, TaskPage, TaskRecord, TaskStore, TaskWriter,
+    MAX_STORED_MESSAGE,
 };
 pub use crate::http::conn::{
     fit_to_fd_limit, raise_nofile_limit, ConnCounters, ConnLimits, Connections, FdLimit,

@@ -5,7 +5,7 @@
 mod sqlite;
 mod writer;
 
-pub use sqlite::{compact_for_storage, SqliteStore, MAX_STORED_MESSAGE};
+pub use sqlite::{compact_for_storage, storage_json, SqliteStore, MAX_STORED_MESSAGE};
 pub use writer::TaskWriter;
 
 use chrono::{DateTime, Utc};
