@@ -10,6 +10,11 @@
 //! * `embed_rate counts <corpus dir> <tokenizer.json>`: passages of the
 //!   English corpus and of the priority set by rank, word pieces at 128 and
 //!   256, and how many passages the de-duplication shares.
+//! * `embed_rate plan <corpus dir>`: the background worker's own plan
+//!   ([`coverage::plan`], nothing cached): by rank, passages, passages
+//!   computed and sharing; the priority set's size, and the worker's
+//!   `embedded` count at the moment the priority set is complete (its
+//!   computed passages and everything that shares their vectors).
 //! * `embed_rate recall <corpus dir> <model dir> <window> <queries.tsv> <distractors> [cap]`:
 //!   dense-only document recall@10 and MRR of the set's queries over the
 //!   passages of their expected documents (every k-th, at most `cap`) plus
@@ -189,6 +194,69 @@ fn counts(args: &[String]) {
     println!("priority {:?}\nrest     {:?}", tot[0], tot[1]);
 }
 
+fn plan(args: &[String]) {
+    let conn = Connection::open(Path::new(&args[2]).join("corpus.sqlite")).expect("db");
+    let order = coverage::embedding_order(&conn).expect("order");
+    let t = Instant::now();
+    let plan = coverage::plan(&conn, &order, |_, _| Ok(coverage::Lookup::Missing))
+        .expect("plan")
+        .expect("not stopped");
+    let secs = t.elapsed().as_secs_f64();
+    let priority = coverage::PrioritySet::from_order(&order);
+    let rank_of = |ord: u64| {
+        order
+            .iter()
+            .find(|(a, n, _)| (*a..a + n).contains(&ord))
+            .map_or(u8::MAX, |r| r.2)
+    };
+    // rank -> [passages, computed, sharing]
+    let mut by_rank = std::collections::BTreeMap::<u8, [u64; 3]>::new();
+    for (_, n, k) in &order {
+        by_rank.entry(*k).or_default()[0] += n;
+    }
+    let computed: std::collections::HashSet<u64> = plan.compute.iter().copied().collect();
+    for &(a, n, k) in &order {
+        let e = by_rank.entry(k).or_default();
+        for ord in a..a + n {
+            if computed.contains(&ord) {
+                e[1] += 1;
+            } else {
+                e[2] += 1;
+            }
+        }
+    }
+    println!("rank priority passages computed sharing");
+    for (k, v) in &by_rank {
+        println!(
+            "{k} {} {} {} {}",
+            coverage::is_priority(*k),
+            v[0],
+            v[1],
+            v[2]
+        );
+    }
+    let lead = &plan.compute[..plan.priority_compute];
+    let followers: Vec<u64> = lead
+        .iter()
+        .flat_map(|o| plan.followers.get(o).into_iter().flatten().copied())
+        .collect();
+    let outside = followers.iter().filter(|&&f| !priority.contains(f)).count();
+    let stray = followers.iter().filter(|&&f| rank_of(f) == u8::MAX).count();
+    println!(
+        "planned in {secs:.1} s: {} passages, {} computed, {} sharing\n\
+         priority set: {} passages, {} computed first, {} sharing their vectors \
+         ({outside} of those outside the set, {stray} unranked)\n\
+         embedded when the priority set is complete: {}",
+        order.iter().map(|r| r.1).sum::<u64>(),
+        plan.compute.len(),
+        plan.shared(),
+        priority.passages(),
+        plan.priority_compute,
+        followers.len(),
+        plan.priority_compute + followers.len()
+    );
+}
+
 fn recall(args: &[String]) {
     let dir = Path::new(&args[2]);
     let conn = Connection::open(dir.join("corpus.sqlite")).expect("db");
@@ -308,9 +376,10 @@ fn main() {
         Some("rate") if args.len() >= 7 => rate(&args),
         Some("counts") if args.len() >= 4 => counts(&args),
         Some("recall") if args.len() >= 7 => recall(&args),
+        Some("plan") if args.len() >= 3 => plan(&args),
         _ => eprintln!(
             "usage: embed_rate rate <corpus> <model> <window> <threads> <n> [all|priority] [batch] \
-             | counts <corpus> <tokenizer.json> | recall <corpus> <model> <window> <queries.tsv> <distractors> [cap]"
+             | counts <corpus> <tokenizer.json> | plan <corpus> | recall <corpus> <model> <window> <queries.tsv> <distractors> [cap]"
         ),
     }
 }

@@ -109,6 +109,117 @@ pub fn embedding_order(conn: &Connection) -> Result<Vec<(u64, u64, u8)>, CorpusE
     Ok(out.into_iter().map(|(k, a, n)| (a, n, k)).collect())
 }
 
+/// The passage ordinals of the priority set (ranks up to
+/// [`LAST_PRIORITY_RANK`]), for counting its progress.
+#[derive(Debug, Clone, Default)]
+pub struct PrioritySet {
+    /// `(first, end)` ordinal ranges, sorted by `first`, not overlapping.
+    ranges: Vec<(u64, u64)>,
+    passages: u64,
+}
+
+impl PrioritySet {
+    /// The priority ranges of an [`embedding_order`].
+    pub fn from_order(order: &[(u64, u64, u8)]) -> Self {
+        let mut ranges: Vec<(u64, u64)> = order
+            .iter()
+            .filter(|(_, n, k)| is_priority(*k) && *n > 0)
+            .map(|&(a, n, _)| (a, a + n))
+            .collect();
+        ranges.sort_unstable();
+        let passages = ranges.iter().map(|(a, b)| b - a).sum();
+        PrioritySet { ranges, passages }
+    }
+
+    /// Passages in the set.
+    pub fn passages(&self) -> u64 {
+        self.passages
+    }
+
+    /// True when the passage belongs to the set.
+    pub fn contains(&self, ord: u64) -> bool {
+        let i = self.ranges.partition_point(|&(a, _)| a <= ord);
+        i > 0 && ord < self.ranges[i - 1].1
+    }
+}
+
+/// What the cache says of one passage while a [`plan`] is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    /// It has a vector already.
+    Cached,
+    /// It needs one.
+    Missing,
+    /// Stop planning (the index was dropped).
+    Stop,
+}
+
+/// What the background worker computes, in embedding order.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// Passages to compute, in embedding order: the priority set's first.
+    pub compute: Vec<u64>,
+    /// Of `compute`, how many lead that belong to the priority set.
+    pub priority_compute: usize,
+    /// For a computed passage, the passages that share its vector.
+    pub followers: HashMap<u64, Vec<u64>>,
+}
+
+impl Plan {
+    /// Passages given a shared vector.
+    pub fn shared(&self) -> u64 {
+        self.followers.values().map(|f| f.len() as u64).sum()
+    }
+}
+
+/// Walk the English passages of a store in embedding `order`, ask `cached`
+/// about each (with its embedded text, [`passage_text`]), and group the
+/// missing ones with [`Dedup`]. `None` when `cached` said [`Lookup::Stop`].
+pub fn plan(
+    conn: &Connection,
+    order: &[(u64, u64, u8)],
+    mut cached: impl FnMut(u64, &str) -> Result<Lookup, CorpusError>,
+) -> Result<Option<Plan>, CorpusError> {
+    let mut dedup = Dedup::new();
+    let mut out = Plan::default();
+    let mut st = conn.prepare_cached(
+        "SELECT p.ord, p.heading, p.text, p.reference, d.type FROM passages p \
+         JOIN documents d ON d.idx = p.doc_idx WHERE p.ord >= ?1 AND p.ord < ?2 ORDER BY p.ord",
+    )?;
+    for &(first, count, rank) in order {
+        let mut rows = st.query(rusqlite::params![first as i64, (first + count) as i64])?;
+        while let Some(r) = rows.next()? {
+            let ord = r.get::<_, i64>(0)? as u64;
+            let heading: Option<String> = r.get(1)?;
+            let text: String = r.get(2)?;
+            match cached(ord, &passage_text(heading.as_deref(), &text))? {
+                Lookup::Stop => return Ok(None),
+                Lookup::Cached => continue,
+                Lookup::Missing => {}
+            }
+            let reference: String = r.get(3)?;
+            let doc_type: String = r.get(4)?;
+            let row = PassageRow {
+                ord,
+                doc_type: &doc_type,
+                reference: &reference,
+                heading: heading.as_deref(),
+                text: &text,
+            };
+            match dedup.representative(&row) {
+                Some(first) => out.followers.entry(first).or_default().push(ord),
+                None => {
+                    out.compute.push(ord);
+                    if is_priority(rank) {
+                        out.priority_compute += 1;
+                    }
+                }
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
 /// One passage as the de-duplication sees it.
 #[derive(Debug, Clone)]
 pub struct PassageRow<'a> {
@@ -319,6 +430,18 @@ mod tests {
             )),
             None
         );
+    }
+
+    #[test]
+    fn priority_set_membership() {
+        // (first, count, rank) in embedding order: by rank, not by ordinal.
+        let order = [(20, 5, 0), (0, 10, 2), (40, 3, 4), (10, 10, 5), (25, 15, 8)];
+        let p = PrioritySet::from_order(&order);
+        assert_eq!(p.passages(), 18);
+        let inside: Vec<u64> = (0..50).filter(|&o| p.contains(o)).collect();
+        let want: Vec<u64> = (0..10).chain(20..25).chain(40..43).collect();
+        assert_eq!(inside, want);
+        assert!(!PrioritySet::default().contains(0));
     }
 
     #[test]

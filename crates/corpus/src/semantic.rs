@@ -14,6 +14,7 @@
 //!   Scripture, the Fathers, the commentaries), on a bounded thread pool.
 
 use crate::binary::SignCodes;
+use crate::coverage::Lookup;
 use crate::embed::quantize;
 use crate::CorpusError;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
@@ -101,6 +102,23 @@ pub struct SemanticStatus {
     pub eta_seconds: Option<u64>,
     /// The last error, when there was one.
     pub last_error: Option<String>,
+    /// Progress of the priority set (magisterial documents, the catechism,
+    /// Scripture, the Summa, the major works of the Fathers), embedded first.
+    pub priority: PriorityStatus,
+}
+
+/// Progress of the priority set ([`crate::coverage::PrioritySet`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PriorityStatus {
+    /// Passages in the set.
+    pub passages: u64,
+    /// Of them, passages with a vector now.
+    pub embedded: u64,
+    /// `embedded / passages`.
+    pub coverage: f64,
+    /// Seconds from the worker's start until every passage of the set had a
+    /// vector (`None` until then).
+    pub complete_after_seconds: Option<f64>,
 }
 
 struct Rows {
@@ -117,7 +135,12 @@ const FIRST_RECENTRE: u64 = 1024;
 struct Meta {
     state: SemanticState,
     last_error: Option<String>,
+    /// When computing began (the rate counts from here).
     started: Option<Instant>,
+    /// When the worker began (reading the cache).
+    worker_started: Option<Instant>,
+    /// Seconds from `worker_started` until the priority set was complete.
+    priority_done: Option<f64>,
 }
 
 /// Transformer vectors of the passages of one corpus store, filled in the background.
@@ -130,6 +153,8 @@ pub struct SemanticIndex {
     embedded: AtomicU64,
     from_cache: AtomicU64,
     computed: AtomicU64,
+    priority_passages: AtomicU64,
+    priority_embedded: AtomicU64,
     /// Recent query vectors (question answering searches one question
     /// several times; pages of one search repeat it).
     queries: Mutex<std::collections::HashMap<String, Vec<f32>>>,
@@ -169,11 +194,15 @@ impl SemanticIndex {
                 state: SemanticState::Pending,
                 last_error: None,
                 started: None,
+                worker_started: None,
+                priority_done: None,
             }),
             passages: AtomicU64::new(0),
             embedded: AtomicU64::new(0),
             from_cache: AtomicU64::new(0),
             computed: AtomicU64::new(0),
+            priority_passages: AtomicU64::new(0),
+            priority_embedded: AtomicU64::new(0),
             queries: Mutex::new(Default::default()),
             query_failed: Mutex::new(None),
         })
@@ -202,6 +231,23 @@ impl SemanticIndex {
         m.state = state;
         if error.is_some() {
             m.last_error = error;
+        }
+    }
+
+    /// Count `n` more passages of the priority set with a vector; the
+    /// moment the set is complete is kept for the status.
+    fn add_priority(&self, n: u64) {
+        let done = self.priority_embedded.fetch_add(n, Ordering::Relaxed) + n;
+        if done < self.priority_passages.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut m = self.meta.lock().unwrap_or_else(|p| p.into_inner());
+        if m.priority_done.is_none() {
+            let secs = m.worker_started.map_or(0.0, |t| t.elapsed().as_secs_f64());
+            m.priority_done = Some((secs * 10.0).round() / 10.0);
+            tracing::info!(
+                "semantic vectors: the priority set ({done} passages) is complete, {secs:.0} s after the worker started"
+            );
         }
     }
 
@@ -311,6 +357,20 @@ impl SemanticIndex {
             per_second: (per_second * 10.0).round() / 10.0,
             eta_seconds,
             last_error: m.last_error.clone(),
+            priority: {
+                let passages = self.priority_passages.load(Ordering::Relaxed);
+                let embedded = self.priority_embedded.load(Ordering::Relaxed).min(passages);
+                PriorityStatus {
+                    passages,
+                    embedded,
+                    coverage: if passages == 0 {
+                        0.0
+                    } else {
+                        embedded as f64 / passages as f64
+                    },
+                    complete_after_seconds: m.priority_done,
+                }
+            },
         }
     }
 }
@@ -468,13 +528,20 @@ pub fn run_worker(
         return Ok(());
     };
     ix.set_state(SemanticState::LoadingCache, None);
+    ix.meta
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .worker_started = Some(Instant::now());
     let conn = Connection::open_with_flags(
         corpus_db,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
-    let ranges = english_ranges(&conn)?;
-    let total: u64 = ranges.iter().map(|r| r.1).sum();
+    let order = crate::coverage::embedding_order(&conn)?;
+    let priority = crate::coverage::PrioritySet::from_order(&order);
+    let total: u64 = order.iter().map(|r| r.1).sum();
     ix.passages.store(total, Ordering::Relaxed);
+    ix.priority_passages
+        .store(priority.passages(), Ordering::Relaxed);
     let model_id = ix.embedder.model_id().to_string();
     let mut cache = match &opts.cache {
         Some(p) => match EmbeddingCache::open(p, &model_id, ix.dim) {
@@ -494,64 +561,54 @@ pub fn run_worker(
 
     // Pass 1: what the cache has; of the rest, one passage per group of
     // near-duplicates is computed and its vector shared (`followers`).
-    let mut missing: Vec<u64> = Vec::new();
-    let mut followers: std::collections::HashMap<u64, Vec<u64>> = Default::default();
-    {
-        let mut dedup = crate::coverage::Dedup::new();
-        let mut st = conn.prepare_cached(
-            "SELECT p.ord, p.heading, p.text, p.reference, d.type FROM passages p \
-             JOIN documents d ON d.idx = p.doc_idx WHERE p.ord >= ?1 AND p.ord < ?2 ORDER BY p.ord",
-        )?;
-        let mut found: Vec<(u64, Vec<i8>, f32)> = Vec::new();
-        for &(first, count) in &ranges {
-            let Some(ix) = weak.upgrade() else {
-                return Ok(());
-            };
-            let mut rows = st.query(params![first as i64, (first + count) as i64])?;
-            while let Some(r) = rows.next()? {
-                let ord = r.get::<_, i64>(0)? as u64;
-                let heading: Option<String> = r.get(1)?;
-                let text: String = r.get(2)?;
-                let hit = match &cache {
-                    Some(c) => c.get(&content_hash(&passage_text(heading.as_deref(), &text)))?,
-                    None => None,
-                };
-                match hit {
-                    Some((q, s)) => found.push((ord, q, s)),
-                    None => {
-                        let reference: String = r.get(3)?;
-                        let doc_type: String = r.get(4)?;
-                        let row = crate::coverage::PassageRow {
-                            ord,
-                            doc_type: &doc_type,
-                            reference: &reference,
-                            heading: heading.as_deref(),
-                            text: &text,
-                        };
-                        match dedup.representative(&row) {
-                            Some(first) => followers.entry(first).or_default().push(ord),
-                            None => missing.push(ord),
-                        }
-                    }
+    let mut found: Vec<(u64, Vec<i8>, f32)> = Vec::new();
+    let flush = |found: &mut Vec<(u64, Vec<i8>, f32)>| -> bool {
+        let Some(ix) = weak.upgrade() else {
+            return false;
+        };
+        let in_priority = found.iter().filter(|f| priority.contains(f.0)).count();
+        ix.from_cache
+            .fetch_add(found.len() as u64, Ordering::Relaxed);
+        ix.insert(found);
+        ix.add_priority(in_priority as u64);
+        found.clear();
+        true
+    };
+    let planned = crate::coverage::plan(&conn, &order, |ord, text| {
+        let hit = match &cache {
+            Some(c) => c.get(&content_hash(text))?,
+            None => None,
+        };
+        Ok(match hit {
+            Some((q, s)) => {
+                found.push((ord, q, s));
+                if found.len() >= 4096 && !flush(&mut found) {
+                    Lookup::Stop
+                } else {
+                    Lookup::Cached
                 }
             }
-            if found.len() >= 4096 {
-                ix.from_cache
-                    .fetch_add(found.len() as u64, Ordering::Relaxed);
-                ix.insert(&found);
-                found.clear();
-            }
-        }
-        if let Some(ix) = weak.upgrade() {
-            ix.from_cache
-                .fetch_add(found.len() as u64, Ordering::Relaxed);
-            ix.insert(&found);
-        }
+            None => Lookup::Missing,
+        })
+    })?;
+    let Some(plan) = planned else {
+        return Ok(());
+    };
+    if !flush(&mut found) {
+        return Ok(());
     }
+    let crate::coverage::Plan {
+        compute: missing,
+        followers,
+        ..
+    } = plan;
     let Some(ix) = weak.upgrade() else {
         return Ok(());
     };
     let shared: usize = followers.values().map(Vec::len).sum();
+    if priority.passages() == 0 {
+        ix.add_priority(0);
+    }
     tracing::info!(
         "semantic vectors ({model_id}): {} of {total} passages from the cache in {:.1} s, {} to compute, {shared} sharing their vector",
         ix.embedded(),
@@ -623,6 +680,9 @@ pub fn run_worker(
                     }
                     ix.insert(&items);
                     ix.computed.fetch_add(items.len() as u64, Ordering::Relaxed);
+                    ix.add_priority(
+                        items.iter().filter(|it| priority.contains(it.0)).count() as u64
+                    );
                     if ix.meta.lock().map(|m| m.state).ok() == Some(SemanticState::Retrying) {
                         ix.set_state(SemanticState::Embedding, None);
                     }

@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use ecclesia_corpus::semantic::{run_worker, PassageEmbedder};
+use ecclesia_corpus::semantic::{run_worker, spawn_worker, PassageEmbedder};
 use ecclesia_corpus::{
     Corpus, CorpusError, Document, DocumentMeta, EmbeddingCache, SemanticIndex, SemanticState,
     WorkerOptions,
@@ -140,9 +140,106 @@ fn priority_set_first_and_near_duplicates_embedded_once() {
             .unwrap(),
         9
     );
+    let pr = &ix.status().priority;
+    assert_eq!(
+        (pr.passages, pr.embedded, pr.coverage),
+        (8, 8, 1.0),
+        "{pr:?}"
+    );
+    assert!(pr.complete_after_seconds.is_some(), "{pr:?}");
     let rec2 = Arc::new(Recorder::default());
     let ix2 = SemanticIndex::new(rec2.clone(), c.passage_count());
     run_worker(&Arc::downgrade(&ix2), &c.database_path(), &opts(&cache)).unwrap();
-    assert_eq!(ix2.status().from_cache, 9);
+    let st2 = ix2.status();
+    assert_eq!(st2.from_cache, 9);
     assert!(rec2.seen.lock().unwrap().is_empty());
+    // From the cache, the priority set is complete as soon as it is read.
+    assert_eq!((st2.priority.passages, st2.priority.embedded), (8, 8));
+    assert!(st2.priority.complete_after_seconds.is_some());
+}
+
+/// Embeds like [`Recorder`] but fails on every text after the priority set.
+struct FailsAfterPriority(Recorder);
+
+impl PassageEmbedder for FailsAfterPriority {
+    fn model_id(&self) -> &str {
+        "fails-after-priority-8"
+    }
+    fn dim(&self) -> usize {
+        8
+    }
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, CorpusError> {
+        if texts.iter().any(|t| t.contains("Origen")) {
+            return Err(CorpusError::Model("down after the priority set".into()));
+        }
+        self.0.embed(texts)
+    }
+}
+
+#[test]
+fn status_shows_the_priority_set_complete_before_the_rest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("gen-1");
+    build_store(&store, docs(), false);
+    let c = Corpus::open(&store).unwrap();
+    let ix = SemanticIndex::new(
+        Arc::new(FailsAfterPriority(Recorder::default())),
+        c.passage_count(),
+    );
+    let worker = spawn_worker(&ix, c.database_path(), opts(&tmp.path().join("e.sqlite"))).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let st = loop {
+        let st = ix.status();
+        if st.state == SemanticState::Retrying || std::time::Instant::now() > deadline {
+            break st;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    assert_eq!(st.state, SemanticState::Retrying, "{st:?}");
+    // 8 of the 9 passages: all of the priority set, not the Father outside it.
+    assert_eq!((st.passages, st.embedded), (9, 8), "{st:?}");
+    let pr = &st.priority;
+    assert_eq!(
+        (pr.passages, pr.embedded, pr.coverage),
+        (8, 8, 1.0),
+        "{pr:?}"
+    );
+    let secs = pr.complete_after_seconds.expect("complete");
+    assert!((0.0..30.0).contains(&secs), "{pr:?}");
+    let json = serde_json::to_value(&st).unwrap();
+    assert_eq!(json["priority"]["passages"], 8, "{json}");
+    assert!(
+        json["priority"]["complete_after_seconds"].is_number(),
+        "{json}"
+    );
+    drop(ix);
+    worker.join().unwrap();
+}
+
+#[test]
+fn status_counts_the_priority_set_while_it_is_incomplete() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("gen-1");
+    build_store(&store, docs(), false);
+    let c = Corpus::open(&store).unwrap();
+    let ix = SemanticIndex::new(Arc::new(Recorder::default()), c.passage_count());
+    let pr = ix.status().priority;
+    assert_eq!(
+        (pr.passages, pr.embedded, pr.complete_after_seconds),
+        (0, 0, None)
+    );
+    // Cache only, nothing cached: the set is counted, nothing of it is there.
+    let o = WorkerOptions {
+        compute: false,
+        ..opts(&tmp.path().join("e.sqlite"))
+    };
+    run_worker(&Arc::downgrade(&ix), &c.database_path(), &o).unwrap();
+    let st = ix.status();
+    assert_eq!(st.state, SemanticState::CacheOnly, "{st:?}");
+    assert_eq!(
+        (st.priority.passages, st.priority.embedded),
+        (8, 0),
+        "{st:?}"
+    );
+    assert_eq!(st.priority.complete_after_seconds, None);
 }
