@@ -461,6 +461,81 @@ impl EmbeddingCache {
     }
 }
 
+/// The ONNX Runtime library beside the models when `ORT_DYLIB_PATH` is not
+/// set (where `scripts/fetch-ort.sh` puts it, under the models folder).
+pub const ORT_LIBRARY_FILE: &str = "onnxruntime/libonnxruntime.so.1.32.0";
+
+/// The sentence model in a local folder: ONNX Runtime when it holds
+/// `model.onnx` (the library from `ORT_DYLIB_PATH`, else
+/// [`ORT_LIBRARY_FILE`] beside the folder), else candle; `max_seq` word
+/// pieces per passage (the window is part of the model id).
+pub fn load_local_model(
+    dir: &Path,
+    threads: usize,
+    max_seq: usize,
+) -> Result<Arc<dyn PassageEmbedder>, CorpusError> {
+    #[cfg(feature = "ort")]
+    if dir.join("model.onnx").is_file() {
+        let library = std::env::var_os("ORT_DYLIB_PATH")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                dir.parent()
+                    .unwrap_or(Path::new("."))
+                    .join(ORT_LIBRARY_FILE)
+            });
+        return Ok(Arc::new(crate::OnnxEmbedder::load(crate::OnnxConfig {
+            model_dir: dir.to_path_buf(),
+            library,
+            threads,
+            max_seq,
+        })?));
+    }
+    #[cfg(feature = "transformer")]
+    {
+        let _ = threads;
+        Ok(Arc::new(
+            crate::TransformerEmbedder::load(dir, Default::default())?.with_max_seq(max_seq)?,
+        ))
+    }
+    #[cfg(not(feature = "transformer"))]
+    {
+        let _ = (threads, max_seq);
+        Err(CorpusError::Model(format!(
+            "{}: no model this build can run (features `ort`, `transformer`)",
+            dir.display()
+        )))
+    }
+}
+
+/// Attach to `corpus` the vectors that `cache` holds for `embedder`,
+/// computing nothing (evaluations and one-shot tools); the status after
+/// loading says how many passages have one.
+pub fn attach_cached(
+    corpus: &mut crate::Corpus,
+    embedder: Arc<dyn PassageEmbedder>,
+    cache: &Path,
+) -> Result<SemanticStatus, CorpusError> {
+    if !cache.is_file() {
+        return Err(CorpusError::Io(format!(
+            "{}: no vector cache there",
+            cache.display()
+        )));
+    }
+    let index = SemanticIndex::new(embedder, corpus.passage_count());
+    let opts = WorkerOptions {
+        cache: Some(cache.to_path_buf()),
+        compute: false,
+        ..Default::default()
+    };
+    run_worker(&Arc::downgrade(&index), &corpus.database_path(), &opts)?;
+    let status = index.status();
+    if let Some(e) = &status.last_error {
+        return Err(CorpusError::Model(e.clone()));
+    }
+    corpus.attach_semantic(index);
+    Ok(status)
+}
+
 /// How the background worker runs.
 #[derive(Debug, Clone)]
 pub struct WorkerOptions {

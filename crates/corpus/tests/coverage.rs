@@ -243,3 +243,32 @@ fn status_counts_the_priority_set_while_it_is_incomplete() {
     );
     assert_eq!(st.priority.complete_after_seconds, None);
 }
+
+#[test]
+fn attach_cached_loads_the_vectors_and_computes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("embeddings.sqlite");
+    let store = tmp.path().join("gen-1");
+    build_store(&store, docs(), false);
+    let mut c = Corpus::open(&store).unwrap();
+    let missing = ecclesia_corpus::semantic::attach_cached(
+        &mut c,
+        Arc::new(Recorder::default()),
+        &tmp.path().join("none.sqlite"),
+    )
+    .unwrap_err();
+    assert!(missing.to_string().contains("no vector cache"), "{missing}");
+    assert!(c.semantic().is_none());
+    let ix = SemanticIndex::new(Arc::new(Recorder::default()), c.passage_count());
+    run_worker(&Arc::downgrade(&ix), &c.database_path(), &opts(&cache)).unwrap();
+    let rec = Arc::new(Recorder::default());
+    let st = ecclesia_corpus::semantic::attach_cached(&mut c, rec.clone(), &cache).unwrap();
+    assert_eq!(
+        (st.embedded, st.from_cache, st.computed),
+        (9, 9, 0),
+        "{st:?}"
+    );
+    assert_eq!(st.state, SemanticState::Complete);
+    assert!(rec.seen.lock().unwrap().is_empty());
+    assert_eq!(c.semantic().map(|s| s.embedded()), Some(9));
+}

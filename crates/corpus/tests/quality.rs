@@ -16,10 +16,16 @@
 //! object of [`SearchTuning`] fields) overrides the ranking knobs. Each set line:
 //! `kind<TAB>query<TAB>expected ids` (comma-separated; any counts; an id
 //! ending in `*` is a prefix; a split document's parts `id~n` count as `id`).
+//! `ECCLESIA_EVAL_MODEL` (a model folder: `models/all-MiniLM-L6-v2-qint8`)
+//! adds the transformer vectors that the store's cache
+//! (`<store>/embeddings.sqlite`, or `ECCLESIA_EVAL_CACHE`) holds for that
+//! model, and a dense-only line; nothing is computed. Rows `~priority set` and
+//! `~elsewhere` split the queries by where their expected documents are (the
+//! set the background worker embeds first, or not).
 //! The test fails when a set's hybrid recall@10 falls under its floor
 //! (`ECCLESIA_EVAL_MIN_RECALL`, default 0.5): a regression guard, not a target.
 
-use ecclesia_corpus::{Corpus, SearchMode, SearchRequest, SearchTuning};
+use ecclesia_corpus::{coverage, semantic, Corpus, SearchMode, SearchRequest, SearchTuning};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -27,6 +33,8 @@ struct Query {
     kind: String,
     text: String,
     want: Vec<String>,
+    /// `~priority set` when an expected document is in the priority set.
+    group: &'static str,
 }
 
 fn load(path: &Path) -> Vec<Query> {
@@ -40,6 +48,7 @@ fn load(path: &Path) -> Vec<Query> {
                 kind: cells[0].trim().to_string(),
                 text: cells[1].trim().to_string(),
                 want: cells[2].split(',').map(|s| s.trim().to_string()).collect(),
+                group: "~elsewhere",
             }
         })
         .collect()
@@ -92,7 +101,7 @@ fn evaluate(c: &Corpus, qs: &[Query], mode: SearchMode) -> BTreeMap<String, Tall
             .hits
             .iter()
             .position(|h| q.want.iter().any(|w| matches(&h.doc.id, w)));
-        for key in [q.kind.clone(), "all".to_string()] {
+        for key in [q.kind.clone(), "all".to_string(), q.group.to_string()] {
             let t = by_kind.entry(key).or_default();
             t.n += 1;
             if let Some(k) = rank {
@@ -124,6 +133,50 @@ fn tuning(base: SearchTuning, json: &str) -> SearchTuning {
     serde_json::from_value(v).expect("ECCLESIA_EVAL_TUNING: tuning fields")
 }
 
+/// With `ECCLESIA_EVAL_MODEL`: attach the cached transformer vectors.
+fn attach_semantic(c: &mut Corpus, store: &Path) -> bool {
+    let Some(model) = std::env::var_os("ECCLESIA_EVAL_MODEL") else {
+        return false;
+    };
+    let cache = std::env::var_os("ECCLESIA_EVAL_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| store.join("embeddings.sqlite"));
+    // 256 word pieces: the server's default window (another window is another model id).
+    let m = semantic::load_local_model(Path::new(&model), 2, 256).expect("ECCLESIA_EVAL_MODEL");
+    let st = semantic::attach_cached(c, m, &cache).expect("ECCLESIA_EVAL_CACHE");
+    println!(
+        "transformer vectors {}: {} of {} passages ({:.1}%), priority set {} of {}",
+        st.model,
+        st.embedded,
+        st.passages,
+        st.coverage * 100.0,
+        st.priority.embedded,
+        st.priority.passages
+    );
+    true
+}
+
+/// Mark the queries whose expected documents include one of the priority set.
+fn mark_priority(c: &Corpus, qs: &mut [Query]) {
+    let conn = rusqlite::Connection::open(c.database_path()).expect("corpus database");
+    let mut st = conn
+        .prepare("SELECT id, type, magisterial FROM documents WHERE language = 'en'")
+        .expect("sql");
+    let ids: Vec<String> = st
+        .query_map([], |r| {
+            let (id, ty, mag): (String, String, bool) = (r.get(0)?, r.get(1)?, r.get(2)?);
+            Ok(coverage::is_priority(coverage::rank(&id, &ty, mag)).then_some(id))
+        })
+        .expect("documents")
+        .filter_map(|r| r.expect("document row"))
+        .collect();
+    for q in qs {
+        if q.want.iter().any(|w| ids.iter().any(|id| matches(id, w))) {
+            q.group = "~priority set";
+        }
+    }
+}
+
 #[test]
 #[ignore = "needs a full store: ECCLESIA_EVAL_STORE=<store>"]
 fn search_quality() {
@@ -135,6 +188,7 @@ fn search_quality() {
         c.set_tuning(tuning(c.tuning(), &t));
         println!("tuning: {:?}", c.tuning());
     }
+    let semantic = attach_semantic(&mut c, Path::new(&store));
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let sets = std::env::var("ECCLESIA_EVAL_SETS")
         .unwrap_or_else(|_| "search_dev.tsv,search_test.tsv,search_multilingual.tsv".into());
@@ -145,12 +199,17 @@ fn search_quality() {
     let show_misses = std::env::var_os("ECCLESIA_EVAL_MISSES").is_some();
     let mut failed = Vec::new();
     for set in sets.split(',') {
-        let qs = load(&fixtures.join(set.trim()));
-        for (name, mode, expand) in [
+        let mut qs = load(&fixtures.join(set.trim()));
+        mark_priority(&c, &mut qs);
+        let mut modes = vec![
             ("hybrid", SearchMode::Hybrid, true),
             ("lexical", SearchMode::Lexical, true),
             ("hybrid, no query expansion", SearchMode::Hybrid, false),
-        ] {
+        ];
+        if semantic {
+            modes.push(("dense (transformer and static)", SearchMode::Dense, true));
+        }
+        for (name, mode, expand) in modes {
             ecclesia_corpus::query::set_enabled(expand);
             let tally = evaluate(&c, &qs, mode);
             println!("\n{set} — {name}");
