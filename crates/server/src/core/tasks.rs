@@ -96,7 +96,9 @@ pub(crate) fn view(task: Task, history_length: Option<u32>) -> Task {
 /// A new `submitted` task of `owner` for `skill`, holding the user's message.
 pub(crate) fn create(state: &AppState, owner: &str, skill: &str, msg: &Message) -> TaskRecord {
     let now = state.clock.now();
-    let task_id = uuid::Uuid::new_v4().to_string();
+    // Time-ordered (UUID v7, 74 random bits): a new task's id lands at the right edge of the
+    // store's id index instead of on a random page, so a commit writes fewer pages.
+    let task_id = uuid::Uuid::now_v7().to_string();
     let context_id = msg
         .context_id
         .clone()
