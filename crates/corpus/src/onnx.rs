@@ -5,9 +5,13 @@
 //! `onnxruntime`; `scripts/fetch-ort.sh` fetches both). Same recipe as
 //! [`crate::transformer`]: `[CLS] … [SEP]`, mean pooling over the mask, L2 norm.
 //!
-//! Two sessions: one for queries (one thread, on the caller's thread) and one
-//! for the background passages, created on first use from the worker's thread
-//! so that ONNX Runtime's threads inherit its lower priority.
+//! Sessions of one thread each, running on the caller's thread: one for
+//! queries, and one per background thread for the passages (created on first
+//! use), which take the sub-batches of a call in parallel. One thread per
+//! session does more per CPU-second than a session with an intra-op pool
+//! (whose threads wait on each other at every operator, worse when other work
+//! takes the cores), and the work stays on the worker's lower-priority
+//! threads.
 
 use crate::embed::WordPiece;
 use crate::semantic::PassageEmbedder;
@@ -15,6 +19,7 @@ use crate::CorpusError;
 use ort::session::builder::GraphOptimizationLevel;
 use ort::session::Session;
 use ort::value::Tensor;
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -54,7 +59,7 @@ pub struct OnnxConfig {
     pub model_dir: PathBuf,
     /// `libonnxruntime.so` (1.24 or later).
     pub library: PathBuf,
-    /// Threads for the background passages.
+    /// Background threads, one session each (the sub-batches of a call run in parallel).
     pub threads: usize,
     /// Word pieces per passage (16…512); queries always get the full window.
     pub max_seq: usize,
@@ -70,7 +75,7 @@ pub struct OnnxEmbedder {
     dim: usize,
     id: String,
     query: Mutex<Session>,
-    passages: OnceLock<Result<Mutex<Session>, String>>,
+    passages: OnceLock<Result<Vec<Mutex<Session>>, String>>,
 }
 
 impl std::fmt::Debug for OnnxEmbedder {
@@ -86,16 +91,13 @@ fn bad(path: &Path, what: impl std::fmt::Display) -> CorpusError {
     CorpusError::Model(format!("{}: {what}", path.display()))
 }
 
-fn session(
-    env: &ort::environment::Environment,
-    model: &Path,
-    threads: usize,
-) -> Result<Session, CorpusError> {
+/// A session computing on the calling thread only.
+fn session(env: &ort::environment::Environment, model: &Path) -> Result<Session, CorpusError> {
     let mut b = Session::builder(env)
         .map_err(|e| bad(model, e))?
         .with_optimization_level(GraphOptimizationLevel::All)
         .map_err(|e| bad(model, e))?
-        .with_intra_threads(threads.max(1))
+        .with_intra_threads(1)
         .map_err(|e| bad(model, e))?
         .with_inter_threads(1)
         .map_err(|e| bad(model, e))?
@@ -128,7 +130,7 @@ impl OnnxEmbedder {
         let (cls, sep) = (special("[CLS]")?, special("[SEP]")?);
         let pad = tok.id("[PAD]").unwrap_or(0);
         let env = runtime(&cfg.library)?;
-        let query = session(env, &model, 1)?;
+        let query = session(env, &model)?;
         let name = cfg
             .model_dir
             .file_name()
@@ -229,19 +231,19 @@ impl OnnxEmbedder {
         Ok(vecs)
     }
 
-    fn passage_session(&self) -> Result<&Mutex<Session>, CorpusError> {
+    /// One session per background thread, made on first use.
+    fn passage_sessions(&self) -> Result<&[Mutex<Session>], CorpusError> {
         self.passages
             .get_or_init(|| {
                 let env = runtime(&self.cfg.library).map_err(|e| e.to_string())?;
-                session(
-                    env,
-                    &self.cfg.model_dir.join("model.onnx"),
-                    self.cfg.threads,
-                )
-                .map(Mutex::new)
-                .map_err(|e| e.to_string())
+                let model = self.cfg.model_dir.join("model.onnx");
+                (0..self.cfg.threads.max(1))
+                    .map(|_| session(env, &model).map(Mutex::new))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| e.to_string())
             })
             .as_ref()
+            .map(Vec::as_slice)
             .map_err(|e| CorpusError::Model(e.clone()))
     }
 }
@@ -256,17 +258,27 @@ impl PassageEmbedder for OnnxEmbedder {
     }
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, CorpusError> {
-        let session = self.passage_session()?;
+        let sessions = self.passage_sessions()?;
         let seqs: Vec<Vec<u32>> = texts
             .iter()
             .map(|t| self.ids(t, self.cfg.max_seq))
             .collect();
         let mut order: Vec<usize> = (0..seqs.len()).collect();
         order.sort_by_key(|&i| seqs[i].len());
+        // Sub-batches of similar lengths, run in parallel on the calling
+        // thread pool (the worker's), each thread on its own session.
+        let chunks: Vec<&[usize]> = order.chunks(SUB_BATCH).collect();
+        let done: Vec<Result<Vec<Vec<f32>>, CorpusError>> = chunks
+            .par_iter()
+            .map(|chunk| {
+                let slot = rayon::current_thread_index().unwrap_or(0) % sessions.len();
+                let batch: Vec<Vec<u32>> = chunk.iter().map(|&i| seqs[i].clone()).collect();
+                self.run(&sessions[slot], &batch)
+            })
+            .collect();
         let mut out = vec![Vec::new(); seqs.len()];
-        for chunk in order.chunks(SUB_BATCH) {
-            let batch: Vec<Vec<u32>> = chunk.iter().map(|&i| seqs[i].clone()).collect();
-            for (&i, v) in chunk.iter().zip(self.run(session, &batch)?) {
+        for (chunk, vecs) in chunks.iter().zip(done) {
+            for (&i, v) in chunk.iter().zip(vecs?) {
                 out[i] = v;
             }
         }

@@ -124,3 +124,29 @@ fn another_window_is_another_model_id_and_bad_settings_are_errors() {
     .unwrap_err();
     assert!(e.to_string().contains("model.onnx"), "{e}");
 }
+
+#[test]
+fn parallel_sub_batches_give_each_text_its_own_vector() {
+    let Some(cfg) = config(256) else { return };
+    let m = OnnxEmbedder::load(cfg).unwrap();
+    // 20 texts of varied lengths: three sub-batches, taken by two threads.
+    let texts: Vec<String> = (0..20)
+        .map(|i| {
+            format!(
+                "{} On grace and the sacraments, part {i}.",
+                "Charity. ".repeat(i % 7)
+            )
+        })
+        .collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let together = pool.install(|| m.embed(&refs)).unwrap();
+    assert_eq!(together.len(), texts.len());
+    for (t, v) in refs.iter().zip(&together) {
+        let alone = m.embed(&[t]).unwrap().pop().unwrap();
+        assert!(cos(&alone, v) > 0.999, "{t}: cosine {}", cos(&alone, v));
+    }
+}
