@@ -7,8 +7,12 @@
 //! cargo run --release -p ecclesia-qa --features corpus --example devset -- \
 //!     <store>/gen-…/corpus [--devset crates/qa/tests/fixtures/devset.json] \
 //!     [--settings '{"backend":"openai","base_url":"http://127.0.0.1:8080/v1","model":"m"}'] \
-//!     [--show 3] [--json out.json]
+//!     [--show 3] [--json out.json] [--model models/all-MiniLM-L6-v2-qint8 [--cache F]]
 //! ```
+//!
+//! `--model` adds the transformer vectors that the vector cache (`--cache`,
+//! by default `embeddings.sqlite` two folders above the corpus folder, where
+//! `ecclesia serve` keeps it) holds for that model; nothing is computed.
 
 use ecclesia_corpus::Corpus;
 use ecclesia_qa::{citation_problems, CorpusRetriever, QaEngine, QaSettings};
@@ -49,6 +53,8 @@ fn run() -> Result<(), String> {
     let mut settings = serde_json::Value::Null;
     let mut show = 3usize;
     let mut json_out: Option<PathBuf> = None;
+    let mut model: Option<PathBuf> = None;
+    let mut cache: Option<PathBuf> = None;
     while let Some(a) = args.next() {
         let mut val = || args.next().ok_or(format!("{a} needs a value"));
         match a.as_str() {
@@ -60,6 +66,8 @@ fn run() -> Result<(), String> {
                     .map_err(|_| "--show needs a number".to_string())?
             }
             "--json" => json_out = Some(PathBuf::from(val()?)),
+            "--model" => model = Some(PathBuf::from(val()?)),
+            "--cache" => cache = Some(PathBuf::from(val()?)),
             other => store = Some(PathBuf::from(other)),
         }
     }
@@ -70,7 +78,22 @@ fn run() -> Result<(), String> {
         serde_json::from_str(&std::fs::read_to_string(&devset).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
     let t = Instant::now();
-    let corpus = Arc::new(Corpus::open(&store).map_err(|e| e.to_string())?);
+    let mut corpus = Corpus::open(&store).map_err(|e| e.to_string())?;
+    if let Some(dir) = &model {
+        let cache = cache
+            .or_else(|| Some(store.parent()?.parent()?.join("embeddings.sqlite")))
+            .ok_or("--model needs --cache here")?;
+        // 256 word pieces: the server's default window (the model id names it).
+        let m =
+            ecclesia_corpus::semantic::load_local_model(dir, 2, 256).map_err(|e| e.to_string())?;
+        let st = ecclesia_corpus::semantic::attach_cached(&mut corpus, m, &cache)
+            .map_err(|e| e.to_string())?;
+        println!(
+            "transformer vectors {}: {} of {} passages, priority set {} of {}",
+            st.model, st.embedded, st.passages, st.priority.embedded, st.priority.passages
+        );
+    }
+    let corpus = Arc::new(corpus);
     println!("corpus opened in {:.2}s", t.elapsed().as_secs_f64());
     let s = QaSettings::from_json(&settings).map_err(|e| e.to_string())?;
     let language = Some(s.language.clone()).filter(|l| !l.is_empty() && l != "*");
