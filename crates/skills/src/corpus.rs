@@ -1046,6 +1046,10 @@ mod tests {
         assert_eq!(st["model"], "remote:bag-of-words");
         assert_eq!(st["embedded"], st["passages"]);
         assert!(st["computed"].as_u64().unwrap() > 100, "{st}");
+        // /readyz shows the priority set's progress (embedded first).
+        assert!(st["priority"]["passages"].as_u64().unwrap() > 0, "{st}");
+        assert_eq!(st["priority"]["embedded"], st["priority"]["passages"], "{st}");
+        assert!(st["priority"]["complete_after_seconds"].is_number(), "{st}");
         assert!(tmp.path().join("embeddings.sqlite").is_file());
         // Searches fuse the new list; the coverage notice is gone.
         let a = run(&reg, "document_search", vec![Part::text("who made us")]).unwrap();
