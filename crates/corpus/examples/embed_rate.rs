@@ -1,8 +1,9 @@
 //! Embedding coverage measurements on a real store (run with `--release`):
 //!
-//! * `embed_rate rate <corpus dir> <model dir> <window> <threads> <n> [all|priority][-dedup] [batch]`:
+//! * `embed_rate rate <corpus dir> <model dir> <window> <threads> <n> [all|priority|rest][-dedup] [batch]`:
 //!   embed a fixed sample of `n` English passages (every k-th passage in
-//!   ordinal order, of the whole English corpus or of the priority set, with
+//!   ordinal order, of the whole English corpus, of the priority set or of
+//!   the rest, with
 //!   `-dedup` only the passages computed after sharing near-duplicates) in
 //!   worker-sized batches and print passages/s, CPU seconds and the load
 //!   average. A folder with `model.onnx` runs on ONNX Runtime
@@ -101,11 +102,15 @@ fn rate(args: &[String]) {
     let n: usize = args[6].parse().expect("n");
     let which = args.get(7).map(String::as_str).unwrap_or("all");
     let batch: usize = args.get(8).and_then(|b| b.parse().ok()).unwrap_or(32);
-    // `all`, `priority`, or either with `-dedup`: only the passages the
+    // `all`, `priority`, `rest` (outside the priority set), or any with `-dedup`: only the passages the
     // worker computes (one per group of near-duplicates), in embedding order.
     let mut rows: Vec<Row> = english(&conn)
         .into_iter()
-        .filter(|r| which.starts_with("all") || coverage::is_priority(r.1))
+        .filter(|r| match which.split('-').next() {
+            Some("all") => true,
+            Some("rest") => !coverage::is_priority(r.1),
+            _ => coverage::is_priority(r.1),
+        })
         .collect();
     if which.ends_with("-dedup") {
         rows.sort_by_key(|r| (r.1, r.0));
