@@ -5,6 +5,7 @@
 use crate::dense::{self, Dense, Rows, Scan, Span};
 use crate::lexical::{self, Fields, Filters};
 use crate::model::{DocumentMeta, Passage, PassageKind};
+use crate::query::catalogue::{Catalogue, Entry};
 use crate::semantic::{SemanticIndex, SemanticStatus};
 use crate::store::{self, DB_FILE, INDEX_DIR};
 use crate::text;
@@ -59,6 +60,17 @@ pub struct SearchTuning {
     pub semantic_weight: f32,
     /// Share of a document's second-best passage added to its score.
     pub second_passage: f32,
+    /// Weight of the document list ranked by title, header and author
+    /// ([`crate::query::catalogue`]) in the document fusion.
+    #[serde(default = "default_catalogue_weight")]
+    pub catalogue_weight: f32,
+    /// Least share of the query's weight a document's describing fields must
+    /// match to enter that list.
+    #[serde(default = "default_catalogue_share")]
+    pub catalogue_share: f32,
+    /// That list's contribution is scaled by the matched share to this power.
+    #[serde(default = "default_catalogue_power")]
+    pub catalogue_power: f32,
     /// Vector search: rows kept from the binary first pass per result wanted,
     /// rescored exactly (0: exact scan of every row).
     #[serde(default = "default_rescore")]
@@ -76,12 +88,27 @@ impl Default for SearchTuning {
             dense_weight: 0.8,
             semantic_weight: default_semantic_weight(),
             second_passage: 0.0,
+            catalogue_weight: default_catalogue_weight(),
+            catalogue_share: default_catalogue_share(),
+            catalogue_power: default_catalogue_power(),
             rescore_factor: default_rescore(),
         }
     }
 }
 
 fn default_semantic_weight() -> f32 {
+    1.0
+}
+
+fn default_catalogue_weight() -> f32 {
+    1.5
+}
+
+fn default_catalogue_share() -> f32 {
+    0.3
+}
+
+fn default_catalogue_power() -> f32 {
     1.0
 }
 
@@ -270,6 +297,7 @@ pub struct Corpus {
     dense_notice: Option<String>,
     semantic: Option<Arc<SemanticIndex>>,
     semantic_off: Option<String>,
+    catalogue: Catalogue,
     tuning: SearchTuning,
 }
 
@@ -311,14 +339,16 @@ impl Corpus {
         )?;
         let mut docs = Vec::new();
         let mut by_id = HashMap::new();
+        let mut described: Vec<(String, Option<String>, Option<String>)> = Vec::new();
         {
             let mut st = conn.prepare(
-                "SELECT idx,id,type,language,year,author,magisterial,metadata_only,first_ord,passage_count FROM documents ORDER BY idx",
+                "SELECT idx,id,type,language,year,author,magisterial,metadata_only,first_ord,passage_count,title,json_extract(extra,'$.header') FROM documents ORDER BY idx",
             )?;
             let mut rows = st.query([])?;
             while let Some(r) = rows.next()? {
                 let id: String = r.get(1)?;
                 let author: Option<String> = r.get(5)?;
+                described.push((r.get(10)?, author.clone(), r.get(11).ok().flatten()));
                 by_id.insert(id, docs.len() as u32);
                 docs.push(DocEntry {
                     doc_type: r.get(2)?,
@@ -332,6 +362,11 @@ impl Corpus {
                 });
             }
         }
+        let catalogue = Catalogue::build(described.iter().map(|(title, author, header)| Entry {
+            title,
+            author: author.as_deref(),
+            header: header.as_deref(),
+        }));
         let index = Index::open_in_dir(dir.join(INDEX_DIR))?;
         lexical::register_tokenizers(&index);
         let reader = index.reader()?;
@@ -361,6 +396,7 @@ impl Corpus {
             dense_notice,
             semantic: None,
             semantic_off: None,
+            catalogue,
             tuning: SearchTuning::default(),
         })
     }
@@ -644,6 +680,38 @@ impl Corpus {
         })
     }
 
+    /// The documents whose title, header or author match `query`
+    /// ([`Catalogue::rank`]), with their reciprocal-rank share of the fusion.
+    fn described(&self, query: &str, n: usize, filters: &Filters) -> HashMap<u32, f32> {
+        let t = self.tuning;
+        if !crate::query::enabled() || t.catalogue_weight <= 0.0 {
+            return HashMap::new();
+        }
+        let all = filters.is_empty();
+        let searcher = self.reader.searcher();
+        let body = lexical::body_field(&self.fields, "en");
+        let passages = searcher.num_docs() as f32;
+        let text_idf = |term: &str| {
+            let df = searcher
+                .doc_freq(&tantivy::Term::from_field_text(body, term))
+                .unwrap_or(0) as f32;
+            ((passages - df + 0.5) / (df + 0.5) + 1.0).ln()
+        };
+        self.catalogue
+            .rank(query, n, t.catalogue_share, text_idf)
+            .into_iter()
+            .filter(|(d, _)| all || self.docs[*d as usize].passes(filters))
+            .enumerate()
+            .map(|(rank, (d, share))| {
+                (
+                    d,
+                    t.catalogue_weight * share.powf(t.catalogue_power)
+                        / (RRF_K + rank as f32 + 1.0),
+                )
+            })
+            .collect()
+    }
+
     /// Search documents: passages ranked, grouped per document (a document
     /// scores its best passage plus a little for further matching passages).
     pub fn search(&self, req: &SearchRequest) -> Result<SearchResults, CorpusError> {
@@ -661,11 +729,13 @@ impl Corpus {
             let e = groups.entry(d).or_insert((DocScores::default(), *ord));
             e.0.push(*score);
         }
+        let described = self.described(&req.query, n, &req.filters);
         // Catalogue entries (no text) rank behind documents with text of similar rank.
         let mut docs: Vec<(u32, f32, u64)> = groups
             .into_iter()
             .map(|(d, (scores, ord))| {
-                let s = scores.total(self.tuning.second_passage);
+                let s =
+                    scores.total(self.tuning.second_passage) + described.get(&d).unwrap_or(&0.0);
                 let s = if self.docs[d as usize].metadata_only {
                     s * METADATA_ONLY_WEIGHT
                 } else {
@@ -674,6 +744,14 @@ impl Corpus {
                 (d, s, ord)
             })
             .collect();
+        // Documents found by their description alone, shown with their first passage.
+        let found: std::collections::HashSet<u32> = docs.iter().map(|d| d.0).collect();
+        for (&d, &s) in &described {
+            let e = &self.docs[d as usize];
+            if !found.contains(&d) && e.count > 0 {
+                docs.push((d, s, e.first_ord));
+            }
+        }
         docs.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let more = docs.len() > want;
         let terms = text::query_terms(&req.query);

@@ -22,6 +22,8 @@
 //! model, and a dense-only line; nothing is computed. Rows `~priority set` and
 //! `~elsewhere` split the queries by where their expected documents are (the
 //! set the background worker embeds first, or not).
+//! `ECCLESIA_EVAL_MISSES` prints the hybrid misses with the expected
+//! document's rank in the first 100 of the hybrid, lexical and dense lists.
 //! The test fails when a set's hybrid recall@10 falls under its floor
 //! (`ECCLESIA_EVAL_MIN_RECALL`, default 0.5): a regression guard, not a target.
 
@@ -90,7 +92,31 @@ struct Tally {
     misses: Vec<String>,
 }
 
-fn evaluate(c: &Corpus, qs: &[Query], mode: SearchMode) -> BTreeMap<String, Tally> {
+/// Where the expected document stands in the first 100 of each list (`-`: not there).
+fn ranks(c: &Corpus, q: &Query) -> String {
+    let mut out = Vec::new();
+    for (name, mode) in [
+        ("hybrid", SearchMode::Hybrid),
+        ("lexical", SearchMode::Lexical),
+        ("dense", SearchMode::Dense),
+    ] {
+        let mut r = SearchRequest::new(q.text.clone());
+        r.mode = mode;
+        r.limit = 100;
+        let rank = c.search(&r).ok().and_then(|page| {
+            page.hits
+                .iter()
+                .position(|h| q.want.iter().any(|w| matches(&h.doc.id, w)))
+        });
+        out.push(match rank {
+            Some(k) => format!("{name} {}", k + 1),
+            None => format!("{name} -"),
+        });
+    }
+    out.join(", ")
+}
+
+fn evaluate(c: &Corpus, qs: &[Query], mode: SearchMode, diagnose: bool) -> BTreeMap<String, Tally> {
     let mut by_kind: BTreeMap<String, Tally> = BTreeMap::new();
     for q in qs {
         let mut r = SearchRequest::new(q.text.clone());
@@ -114,7 +140,12 @@ fn evaluate(c: &Corpus, qs: &[Query], mode: SearchMode) -> BTreeMap<String, Tall
                     .take(3)
                     .map(|h| h.doc.id.as_str())
                     .collect();
-                t.misses.push(format!("{} -> {}", q.text, got.join(", ")));
+                t.misses.push(format!(
+                    "{} -> {} [{}]",
+                    q.text,
+                    got.join(", "),
+                    if diagnose { ranks(c, q) } else { String::new() }
+                ));
             }
         }
     }
@@ -211,7 +242,7 @@ fn search_quality() {
         }
         for (name, mode, expand) in modes {
             ecclesia_corpus::query::set_enabled(expand);
-            let tally = evaluate(&c, &qs, mode);
+            let tally = evaluate(&c, &qs, mode, show_misses && name == "hybrid");
             println!("\n{set} — {name}");
             println!("{:<22} {:>4} {:>10} {:>7}", "kind", "n", "recall@10", "MRR");
             for (kind, t) in &tally {

@@ -21,6 +21,7 @@
 //! understand English (the dense lists, answer reranking).
 
 pub mod archaic;
+pub mod catalogue;
 pub mod describe;
 pub mod glossary;
 pub mod normalize;
