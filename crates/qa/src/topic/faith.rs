@@ -228,6 +228,7 @@ pub const FAITH: &[Concept] = &[
             ("is it a sin", 2),
             ("is it lawful", 2),
             ("is it allowed", 1),
+            ("is it ok", 1),
             ("permitted", 1),
             ("permissible", 1),
             ("licit", 2),

@@ -30,7 +30,7 @@ pub mod requests;
 use crate::refs::verse_refs;
 use faith::{Concept, FAITH};
 use normalize::Normalized;
-use requests::REQUESTS;
+use requests::{PRACTICAL_FRAMES, REQUESTS};
 
 /// Least faith score for a question to be on topic (one strong term).
 pub const MIN_FAITH: u32 = 2;
@@ -42,6 +42,8 @@ pub const CLEAR_REQUEST: u32 = 3;
 pub const MARGIN_CLEAR_REQUEST: u32 = 2;
 /// What a pope named with his number counts (enough on its own).
 const POPE: u32 = 2;
+/// What a practical frame adds to a request ([`requests::PRACTICAL_FRAMES`]).
+const PRACTICAL_FRAME: u32 = 1;
 /// Most a single concept contributes.
 const CONCEPT_CAP: u32 = 3;
 
@@ -102,7 +104,11 @@ pub fn classify(question: &str) -> TopicScore {
         faith += POPE;
         matched.push("a pope by name and number");
     }
-    let off_topic = score(&q, REQUESTS, &mut matched);
+    let mut off_topic = score(&q, REQUESTS, &mut matched);
+    if off_topic > 0 && PRACTICAL_FRAMES.iter().any(|f| q.has(f)) {
+        off_topic += PRACTICAL_FRAME;
+        matched.push("a request for practical help");
+    }
     TopicScore {
         faith,
         off_topic,
@@ -140,6 +146,8 @@ mod tests {
             "Co učí církev o milosti?",
             "教会关于恩典的教导是什么？",
             "Che cosa insegna la Chiesa sulla grazia?",
+            "Is it ever OK to steal bread when starving?",
+            "How do I pray the rosary?",
         ] {
             assert!(is_on_topic(q), "{q}: {:?}", classify(q));
         }
@@ -151,6 +159,7 @@ mod tests {
             "Who won the football world cup in 2018?",
             "Write a Python function that sorts a list",
             "What is the capital of Australia?",
+            "How do I bake a cake for my daughter's First Communion?",
         ] {
             assert!(!is_on_topic(q), "{q}: {:?}", classify(q));
         }

@@ -83,6 +83,14 @@ pub fn fold(s: &str) -> String {
     out
 }
 
+/// A folded word against a lexicon word (`stem*` matches its continuations).
+fn word_matches(word: &str, term: &str) -> bool {
+    match term.strip_suffix('*') {
+        Some(stem) => word.starts_with(stem),
+        None => word == term,
+    }
+}
+
 impl Normalized {
     /// Normalize a question.
     pub fn new(question: &str) -> Self {
@@ -105,12 +113,31 @@ impl Normalized {
             return self.padded.contains(term);
         }
         if term.contains(' ') {
-            return self.padded.contains(&format!(" {term} "));
+            return self.padded.contains(&format!(" {term} ")) || self.has_loose(term);
         }
-        match term.strip_suffix('*') {
-            Some(stem) => self.words.iter().any(|w| w.starts_with(stem)),
-            None => self.words.iter().any(|w| w == term),
-        }
+        self.words.iter().any(|w| word_matches(w, term))
+    }
+
+    /// A phrase's words in order with at most one other word between each
+    /// ("is it *ever* allowed" for "is it allowed"), or, for a phrase of two
+    /// words, in either order ("when is a *war just*" for "just war", "the
+    /// penalty *of* death" for "death penalty").
+    fn has_loose(&self, term: &str) -> bool {
+        let parts: Vec<&str> = term.split(' ').collect();
+        let ordered = |parts: &[&str]| {
+            self.words.iter().enumerate().any(|(start, w)| {
+                if !word_matches(w, parts[0]) {
+                    return false;
+                }
+                let mut at = start;
+                parts[1..].iter().all(|p| {
+                    let next = (at + 1..(at + 3).min(self.words.len()))
+                        .find(|&i| word_matches(&self.words[i], p));
+                    next.map(|i| at = i).is_some()
+                })
+            })
+        };
+        ordered(&parts) || (parts.len() == 2 && ordered(&[parts[1], parts[0]]))
     }
 }
 
@@ -139,5 +166,18 @@ mod tests {
         assert!(n.has("恩典"));
         assert!(!n.has("eccl"));
         assert!(!n.has("docet ecclesia de gratia"));
+    }
+
+    #[test]
+    fn phrases_with_a_word_between_or_turned_round() {
+        let n = Normalized::new("Is it ever allowed to tell a lie? When is a war just?");
+        assert!(n.has("is it allowed"));
+        assert!(n.has("just war"));
+        assert!(!n.has("is it wrong"));
+        let n = Normalized::new("Is the penalty of death ever right?");
+        assert!(n.has("death penalty"));
+        // two words between is too far; three-word phrases keep their order
+        assert!(!Normalized::new("is it really very allowed").has("is it allowed"));
+        assert!(!Normalized::new("allowed it is").has("is it allowed"));
     }
 }

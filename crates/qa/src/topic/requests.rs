@@ -12,6 +12,21 @@
 
 use super::faith::Concept;
 
+/// Frames that ask for practical help ("how do I …", "what is the best …"):
+/// beside a request of the kinds above they make it the question's point, so
+/// the feast or church it names is only the occasion ("How do I bake a cake
+/// for a First Communion?"). Alone they add nothing ("How do I pray the rosary?").
+pub const PRACTICAL_FRAMES: &[&str] = &[
+    "how do i",
+    "how can i",
+    "how should i",
+    "how to",
+    "where can i",
+    "what is the best",
+    "which is the best",
+    "what are the best",
+];
+
 /// The off-topic request types.
 pub const REQUESTS: &[Concept] = &[
     Concept {
@@ -234,6 +249,8 @@ pub const REQUESTS: &[Concept] = &[
         terms: &[
             ("hotel", 2),
             ("hotels", 2),
+            ("restaurant*", 2),
+            ("ristorant*", 2),
             ("book", 1),
             ("flight", 2),
             ("flights", 2),
