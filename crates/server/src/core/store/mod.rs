@@ -2,6 +2,7 @@
 //! SQLite implementation ([`SqliteStore`], which also holds the API keys), and the write
 //! queue in front of it ([`TaskWriter`]: group commit).
 
+mod checkpointer;
 mod sqlite;
 mod writer;
 

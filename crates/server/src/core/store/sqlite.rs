@@ -1,5 +1,6 @@
 //! [`SqliteStore`]: tasks (and, in `core::callers`, API keys) in one SQLite database.
 
+use super::checkpointer::Checkpointer;
 use super::{
     Maintenance, StoreError, StoreLimits, TaskCursor, TaskListQuery, TaskPage, TaskRecord,
     TaskStore,
@@ -42,6 +43,8 @@ pub struct SqliteStore {
     /// Stored tasks per owner, counted on first use (locked under `conn`).
     owners: Mutex<HashMap<String, u64>>,
     limits: Mutex<StoreLimits>,
+    /// Copies the WAL into the main file off the writer's path (file-backed stores).
+    checkpointer: Option<Checkpointer>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -108,17 +111,23 @@ impl SqliteStore {
         }
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        // Checkpoint every 8,192 pages (32 MiB) rather than SQLite's 1,000: the pages a burst of
-        // writes touches again and again (index edges, interior pages) are copied back once
-        // per checkpoint, so fewer checkpoints copy less. The WAL file is cut back to
-        // `journal_size_limit` after each one.
+        // The background checkpoints (`Checkpointer`) copy the WAL as it grows; a commit
+        // checkpoints itself only past 8,192 pages (32 MiB; SQLite's default is 1,000), as
+        // the bound on the WAL, and then finds most pages copied already. The WAL file is
+        // cut back to `journal_size_limit` when it restarts.
         conn.pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
         conn.pragma_update(None, "journal_size_limit", 40 * 1024 * 1024)?;
         // 16 MiB of page cache (SQLite's default is 2 MiB): the pages evictions read back.
         conn.pragma_update(None, "cache_size", -16 * 1024)?;
         conn.execute_batch(SCHEMA)?;
         add_config_times(&conn)?;
-        Ok(Self::from_conn(conn))
+        let checkpointer = Checkpointer::start(path)
+            .map_err(|e| tracing::warn!(error = %e, "no background checkpoints: commits checkpoint themselves"))
+            .ok();
+        Ok(Self {
+            checkpointer,
+            ..Self::from_conn(conn)
+        })
     }
 
     /// An in-memory database (tests).
@@ -134,7 +143,15 @@ impl SqliteStore {
             conn: Mutex::new(conn),
             owners: Mutex::new(HashMap::new()),
             limits: Mutex::new(StoreLimits::default()),
+            checkpointer: None,
         }
+    }
+
+    /// WAL pages the background checkpoints have copied into the main file.
+    pub fn pages_checkpointed(&self) -> u64 {
+        self.checkpointer
+            .as_ref()
+            .map_or(0, Checkpointer::pages_copied)
     }
 
     /// Set the size ceiling and the per-caller cap.
@@ -154,12 +171,23 @@ impl SqliteStore {
         self.owners.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Checkpoint the WAL into the main file (on shutdown).
+    /// Checkpoint the WAL into the main file and empty it (on shutdown). While the
+    /// background checkpoint runs this one is busy, so it tries again for up to a second.
     pub fn checkpoint(&self) {
         let conn = self.lock();
-        if let Err(e) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);") {
-            tracing::warn!(error = %e, "checkpoint failed");
+        for _ in 0..50 {
+            match conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                r.get::<_, i64>(0)
+            }) {
+                Ok(0) => return,
+                Ok(_busy) => std::thread::sleep(std::time::Duration::from_millis(20)),
+                Err(e) => {
+                    tracing::warn!(error = %e, "checkpoint failed");
+                    return;
+                }
+            }
         }
+        tracing::warn!("checkpoint still busy after a second: the WAL is left for the next start");
     }
 
     /// Bytes in use (pages not on the free list).
