@@ -3,7 +3,8 @@
 //! * `corpus_tool ingest <data_dir> <out_dir>` — full ingest with timings;
 //! * `corpus_tool eval <store> <queries.tsv>` — recall@10 and MRR for lexical,
 //!   dense and hybrid search over a query set (`query<TAB>expected doc id[,id…]`);
-//! * `corpus_tool bench <store> <queries.tsv>` — search latency p50/p99 and RSS.
+//! * `corpus_tool bench <store> <queries.tsv>` — search latency p50/p99 and RSS;
+//! * `corpus_tool lexbench <store> <queries.tsv>` — CPU time of the BM25 list alone.
 
 use ecclesia_core::{IngestContext, Ingester, NoProgress};
 use ecclesia_corpus::{Corpus, CorpusIngester, Filters, SearchMode, SearchRequest};
@@ -175,7 +176,7 @@ fn main() {
                         dense_weight: v[3],
                         second_passage: v[4],
                         semantic_weight: v.get(5).copied().unwrap_or(base.semantic_weight),
-                        rescore_factor: base.rescore_factor,
+                        ..base
                     };
                 }
             }
@@ -427,6 +428,28 @@ fn main() {
             }
             let (wall, c) = (t.elapsed().as_secs_f64(), cpu() - c0);
             println!("{} passages, {} chars, {} tokens: wall {wall:.2}s, cpu {c:.2}s (tokenize counted twice) => {:.0} passages/cpu-s", texts.len(), chars, tokens, texts.len() as f64 / c);
+        }
+        Some("lexbench") => {
+            // `lexbench <store> <queries.tsv>`: CPU time of the BM25 list alone
+            // (100 passages, as a 10-result search asks), per query, slowest last.
+            let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            let qs = queries(&args[3]);
+            let mut times: Vec<(f64, &str)> = Vec::new();
+            for _ in 0..2 {
+                times.clear();
+                for (q, _) in &qs {
+                    let t = thread_cpu();
+                    let _ = c.lexical_passages(q, 100, &Filters::default()).expect("lexical");
+                    times.push(((thread_cpu() - t) * 1000.0, q.as_str()));
+                }
+            }
+            times.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let p = |x: f64| times[((times.len() as f64 - 1.0) * x) as usize].0;
+            let mean = times.iter().map(|t| t.0).sum::<f64>() / times.len().max(1) as f64;
+            for (ms, q) in times.iter().rev().take(8) {
+                println!("  {ms:7.2} ms  {q}");
+            }
+            println!("lexical list: mean {mean:.2} ms CPU, p50 {:.2}, p90 {:.2}, p99 {:.2} over {} queries", p(0.5), p(0.9), p(0.99), times.len());
         }
         Some("query") => {
             let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");

@@ -134,18 +134,39 @@ fn candidates(
         // NO_ROW), so the buffer is only sized, not cleared.
         dist.resize(scales.len(), NO_ROW);
         let mut histogram = vec![0u32; codes.words() * 64 + 1];
+        let mut english = 0;
         let (mut from, mut to) = (scales.len(), 0);
+        // Adjacent spans (every document, without filters) are scanned as
+        // one run: a call per document cost more than the distances of its rows.
+        let mut run = 0..0;
+        let mut scan_run = |run: &std::ops::Range<usize>, dist: &mut [u16]| {
+            if !run.is_empty() {
+                scan.present += codes.distances(
+                    qc,
+                    run.start,
+                    &scales[run.clone()],
+                    &mut dist[run.clone()],
+                    &mut histogram,
+                );
+            }
+        };
         for span in spans {
             if span.english {
-                scan.english += span.count;
+                english += span.count;
             }
             let lo = (span.first_ord as usize).clamp(to, scales.len());
             let hi = ((span.first_ord + span.count) as usize).clamp(lo, scales.len());
             dist[to..lo].fill(NO_ROW);
             (from, to) = (from.min(lo), hi);
-            scan.present +=
-                codes.distances(qc, lo, &scales[lo..hi], &mut dist[lo..hi], &mut histogram);
+            if lo == run.end {
+                run.end = hi;
+            } else {
+                scan_run(&run, &mut dist);
+                run = lo..hi;
+            }
         }
+        scan_run(&run, &mut dist);
+        scan.english += english;
         let (cut, mut at_cut) = cut_off(&histogram, want);
         let mut out = Vec::with_capacity(want.min(scan.present as usize));
         for (i, &d) in dist.get(from..to).unwrap_or_default().iter().enumerate() {

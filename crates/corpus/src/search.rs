@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use tantivy::collector::TopDocs;
 use tantivy::{Index, IndexReader};
 
 /// Bodies longer than this many characters are fetched in parts.
@@ -498,7 +497,7 @@ impl Corpus {
             (self.tuning.title_boost, self.tuning.author_boost),
         )?;
         let searcher = self.reader.searcher();
-        let top = searcher.search(&q, &TopDocs::with_limit(n.max(1)).order_by_score())?;
+        let top = lexical::top_docs(&searcher, &q, n)?;
         let mut out = Vec::with_capacity(top.len());
         let mut cols: HashMap<u32, tantivy::columnar::Column<u64>> = HashMap::new();
         for (score, addr) in top {

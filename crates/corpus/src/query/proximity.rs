@@ -61,16 +61,34 @@ pub fn pairs(q: &str, mut keep: impl FnMut(&str) -> bool) -> Vec<Pair> {
 }
 
 /// The sloppy phrase queries on `field` for the neighbouring word pairs of
-/// `q`, boosted by `boost`; `None` when the query has fewer than two words
-/// that the field indexes.
+/// `q`, boosted by `boost`, as one disjunction; `None` when the query has
+/// fewer than two words that the field indexes.
 pub fn query(index: &Index, field: Field, q: &str, boost: f32) -> Option<Box<dyn Query>> {
-    let mut analyzer = index.tokenizer_for_field(field).ok()?;
+    let clauses: Vec<(Occur, Box<dyn Query>)> = phrases(index, field, q)
+        .into_iter()
+        .map(|p| (Occur::Should, p))
+        .collect();
+    if clauses.is_empty() {
+        return None;
+    }
+    Some(Box::new(BoostQuery::new(
+        Box::new(BooleanQuery::new(clauses)),
+        boost,
+    )))
+}
+
+/// The sloppy phrase queries of [`query`] one by one (unboosted), for a
+/// caller that scores them only on a few candidates.
+pub fn phrases(index: &Index, field: Field, q: &str) -> Vec<Box<dyn Query>> {
+    let Ok(mut analyzer) = index.tokenizer_for_field(field) else {
+        return Vec::new();
+    };
     let mut term = |w: &str| -> Option<Term> {
         let mut stream = analyzer.token_stream(w);
         let t = stream.next().map(|t| t.text.clone())?;
         Some(Term::from_field_text(field, &t))
     };
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    let mut out: Vec<Box<dyn Query>> = Vec::new();
     let all_pairs = pairs(q, |w| term(w).is_some());
     for p in all_pairs {
         let firsts: Vec<Term> = p.first.iter().filter_map(|w| term(w)).collect();
@@ -80,21 +98,14 @@ pub fn query(index: &Index, field: Field, q: &str, boost: f32) -> Option<Box<dyn
                 if a == b {
                     continue;
                 }
-                let phrase = PhraseQuery::new_with_offset_and_slop(
+                out.push(Box::new(PhraseQuery::new_with_offset_and_slop(
                     vec![(0, a.clone()), (p.gap, b.clone())],
                     SLOP,
-                );
-                clauses.push((Occur::Should, Box::new(phrase)));
+                )));
             }
         }
     }
-    if clauses.is_empty() {
-        return None;
-    }
-    Some(Box::new(BoostQuery::new(
-        Box::new(BooleanQuery::new(clauses)),
-        boost,
-    )))
+    out
 }
 
 #[cfg(test)]
