@@ -70,6 +70,10 @@ pub struct SearchTuning {
     /// That list's contribution is scaled by the matched share to this power.
     #[serde(default = "default_catalogue_power")]
     pub catalogue_power: f32,
+    /// Share of that list's contribution added to the passages of the
+    /// documents in it when passages are asked for (question answering).
+    #[serde(default = "default_catalogue_passages")]
+    pub catalogue_passages: f32,
     /// Vector search: rows kept from the binary first pass per result wanted,
     /// rescored exactly (0: exact scan of every row).
     #[serde(default = "default_rescore")]
@@ -90,6 +94,7 @@ impl Default for SearchTuning {
             catalogue_weight: default_catalogue_weight(),
             catalogue_share: default_catalogue_share(),
             catalogue_power: default_catalogue_power(),
+            catalogue_passages: 1.0,
             rescore_factor: default_rescore(),
         }
     }
@@ -108,6 +113,10 @@ fn default_catalogue_share() -> f32 {
 }
 
 fn default_catalogue_power() -> f32 {
+    1.0
+}
+
+fn default_catalogue_passages() -> f32 {
     1.0
 }
 
@@ -810,7 +819,19 @@ impl Corpus {
         let mut f = filters.clone();
         f.exclude_metadata_only = true;
         let n = (k * 5).clamp(50, 1000);
-        let (ranked, _) = self.ranked(query, n, &f, mode)?;
+        let (mut ranked, _) = self.ranked(query, n, &f, mode)?;
+        // A question that names a document's subject: that document's passages first.
+        if self.tuning.catalogue_passages > 0.0 {
+            let described = self.described(query, n, &f);
+            if !described.is_empty() {
+                for (ord, score) in ranked.iter_mut() {
+                    if let Some(b) = self.doc_of_ord(*ord).and_then(|d| described.get(&d)) {
+                        *score += self.tuning.catalogue_passages * b;
+                    }
+                }
+                ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            }
+        }
         let mut out = Vec::new();
         for (ord, score) in ranked.into_iter().take(k) {
             let Some(d) = self.doc_of_ord(ord) else {

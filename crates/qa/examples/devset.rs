@@ -79,6 +79,16 @@ fn run() -> Result<(), String> {
             .map_err(|e| e.to_string())?;
     let t = Instant::now();
     let mut corpus = Corpus::open(&store).map_err(|e| e.to_string())?;
+    // ECCLESIA_EVAL_TUNING: a JSON object of SearchTuning fields (as in the corpus quality eval).
+    if let Ok(patch) = std::env::var("ECCLESIA_EVAL_TUNING") {
+        let mut t = serde_json::to_value(corpus.tuning()).map_err(|e| e.to_string())?;
+        let patch: serde_json::Value = serde_json::from_str(&patch).map_err(|e| e.to_string())?;
+        if let (Some(t), Some(p)) = (t.as_object_mut(), patch.as_object()) {
+            t.extend(p.clone());
+        }
+        corpus.set_tuning(serde_json::from_value(t).map_err(|e| e.to_string())?);
+        println!("tuning: {:?}", corpus.tuning());
+    }
     if let Some(dir) = &model {
         let cache = cache
             .or_else(|| Some(store.parent()?.parent()?.join("embeddings.sqlite")))
