@@ -50,6 +50,11 @@ pub trait TaskBus: Send + Sync {
     /// Publish `event` of `task_id` to its subscribers (on every replica). Never blocks;
     /// a subscriber that falls too far behind loses the oldest events.
     fn publish(&self, task_id: &str, event: SharedEvent);
+    /// Whether an event of `task_id` published now may reach anyone (so that one nobody
+    /// can hear is not built). A remote bus cannot know its other replicas' readers: yes.
+    fn listened(&self, _task_id: &str) -> bool {
+        true
+    }
     /// The events of `task_id` published after this call; `None` when no replica is
     /// running the task (it has finished, or never ran). The subscription is in place when
     /// the returned future resolves, so nothing published afterwards is missed.
@@ -119,6 +124,12 @@ impl TaskBus for InProcessBus {
         if let Some(c) = self.channels().get(task_id) {
             let _ = c.events.send(event);
         }
+    }
+
+    fn listened(&self, task_id: &str) -> bool {
+        self.channels()
+            .get(task_id)
+            .is_some_and(|c| c.events.receiver_count() > 0)
     }
 
     fn subscribe(

@@ -67,6 +67,11 @@ pub(crate) fn artifact_event(
     }))
 }
 
+/// Whether an event of `task_id` would reach anyone: a reader on the bus or a webhook.
+pub(crate) fn heard(state: &AppState, task_id: &str) -> bool {
+    state.bus.listened(task_id) || state.push.as_ref().is_some_and(|p| p.watches(task_id))
+}
+
 /// Publish `event` of the task `task_id` on the bus and queue it for the task's webhooks;
 /// `task` (at a status change) is what 0.3 webhooks receive.
 pub(crate) fn emit(state: &AppState, task_id: &str, event: SharedEvent, task: Option<&Task>) {
@@ -364,7 +369,9 @@ async fn finish(
     let mut invalid = None;
     match result {
         Ok((artifacts, streamed)) => {
-            for a in &artifacts {
+            // (Nobody hears them when a blocking caller waits alone: no copies then.)
+            let heard = heard(state, &task_id);
+            for a in artifacts.iter().filter(|_| heard) {
                 let ev = if streamed.contains(&a.artifact_id) {
                     // Live readers already have the text: only close the artifact (late
                     // readers get the whole one from the store).

@@ -122,6 +122,11 @@ impl Push {
         self.watched().remove(task_id);
     }
 
+    /// Whether `task_id` has a webhook here (its events are to be delivered).
+    pub fn watches(&self, task_id: &str) -> bool {
+        self.watched().contains_key(task_id)
+    }
+
     /// Queue `event` of `task_id` for its webhooks (nothing when it has none); `last`
     /// forgets the task afterwards.
     pub fn notify(&self, task_id: &str, event: &SharedEvent, task: Option<&Task>, last: bool) {

@@ -4,27 +4,36 @@
 //! In WAL mode a commit only appends pages to the WAL; a checkpoint copies them into the main
 //! file and syncs both files. When the committing connection checkpoints (SQLite's
 //! automatic checkpoint), every write waiting behind that commit waits for the copy and the
-//! two `fsync`s too: under load those stalls were most of the p99. Here a thread with its
-//! own connection runs a PASSIVE checkpoint (it never blocks readers or the writer) every
-//! [`INTERVAL`]. The writer's automatic checkpoint stays as the bound on the WAL's size; it
-//! then finds nearly every page copied already, so its share is a short copy, and the WAL
-//! restarts from its beginning after it.
+//! two `fsync`s too: under load those stalls were most of the p99. So the store's own
+//! connection never checkpoints by itself (`wal_autocheckpoint = 0`, set only once this
+//! thread runs); a thread with its own connection runs a PASSIVE checkpoint (it never blocks
+//! readers or the writer) every [`INTERVAL`].
+//!
+//! The WAL starts over from its beginning only when a checkpoint has copied all of it before
+//! the next commit, which under steady writes the background one rarely manages. So when the
+//! WAL holds more than [`RESTART_PAGES`], this thread asks for a restart
+//! ([`Checkpointer::take_restart_wanted`]): the write queue, after answering a batch, runs
+//! one more checkpoint on the store's connection, between two commits, where it finds
+//! nearly every page copied already; the next commit then starts the WAL over.
 
 use super::StoreError;
 use rusqlite::Connection;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::Duration;
 
 /// Time between two checkpoints.
 pub const INTERVAL: Duration = Duration::from_millis(200);
+/// WAL pages past which the WAL is to start over (16 MiB).
+pub const RESTART_PAGES: i64 = 4_096;
 
 /// The checkpoint thread of one database (it ends when this is dropped).
 pub struct Checkpointer {
     _stop: mpsc::Sender<()>,
     pages_copied: Arc<AtomicU64>,
+    restart_wanted: Arc<AtomicBool>,
 }
 
 impl Checkpointer {
@@ -36,15 +45,23 @@ impl Checkpointer {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         let (stop, stopped) = mpsc::channel();
         let pages_copied = Arc::new(AtomicU64::new(0));
-        let copied = pages_copied.clone();
+        let restart_wanted = Arc::new(AtomicBool::new(false));
+        let (copied, wanted) = (pages_copied.clone(), restart_wanted.clone());
         std::thread::Builder::new()
             .name("wal-checkpoint".into())
-            .spawn(move || run(conn, stopped, copied))
+            .spawn(move || run(conn, stopped, copied, wanted))
             .map_err(StoreError::Io)?;
         Ok(Checkpointer {
             _stop: stop,
             pages_copied,
+            restart_wanted,
         })
+    }
+
+    /// Whether the WAL has grown past [`RESTART_PAGES`] without starting over (and forget
+    /// the request: it is made again while the WAL stays that long).
+    pub fn take_restart_wanted(&self) -> bool {
+        self.restart_wanted.swap(false, Ordering::Relaxed)
     }
 
     /// WAL pages this thread has copied into the main file so far.
@@ -53,7 +70,12 @@ impl Checkpointer {
     }
 }
 
-fn run(conn: Connection, stopped: mpsc::Receiver<()>, copied: Arc<AtomicU64>) {
+fn run(
+    conn: Connection,
+    stopped: mpsc::Receiver<()>,
+    copied: Arc<AtomicU64>,
+    restart_wanted: Arc<AtomicBool>,
+) {
     let mut last_checkpointed = 0i64;
     while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(INTERVAL) {
         // (busy, pages in the WAL, pages of it now in the main file)
@@ -70,6 +92,9 @@ fn run(conn: Connection, stopped: mpsc::Receiver<()>, copied: Arc<AtomicU64>) {
                 };
                 copied.fetch_add((checkpointed - before).max(0) as u64, Ordering::Relaxed);
                 last_checkpointed = checkpointed.max(0);
+                if log >= RESTART_PAGES {
+                    restart_wanted.store(true, Ordering::Relaxed);
+                }
             }
             Err(e) => tracing::debug!(error = %e, "background checkpoint skipped"),
         }

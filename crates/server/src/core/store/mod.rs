@@ -127,6 +127,9 @@ pub trait TaskStore: Send + Sync {
     fn put_batch(&self, recs: &[TaskRecord]) -> Result<(), StoreError> {
         recs.iter().try_for_each(|r| self.put(r))
     }
+    /// Called by the write queue once it has answered a batch's writers: housekeeping that
+    /// would otherwise make them wait (SQLite: let the WAL start over when it has grown).
+    fn after_batch(&self) {}
     /// Background upkeep: expire, keep under the size ceiling, reclaim space.
     /// Works in small steps so that requests never wait long for the store.
     fn maintain(&self, now: DateTime<Utc>) -> Result<Maintenance, StoreError> {

@@ -53,9 +53,6 @@ impl std::fmt::Debug for SqliteStore {
     }
 }
 
-/// Pages written to the WAL between automatic checkpoints.
-const WAL_CHECKPOINT_PAGES: i64 = 8192;
-
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS tasks (
     id TEXT PRIMARY KEY,
@@ -111,12 +108,10 @@ impl SqliteStore {
         }
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        // The background checkpoints (`Checkpointer`) copy the WAL as it grows; a commit
-        // checkpoints itself only past 8,192 pages (32 MiB; SQLite's default is 1,000), as
-        // the bound on the WAL, and then finds most pages copied already. The WAL file is
-        // cut back to `journal_size_limit` when it restarts.
-        conn.pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
-        conn.pragma_update(None, "journal_size_limit", 40 * 1024 * 1024)?;
+        // Until the background checkpoints run (below), commits checkpoint themselves, at
+        // SQLite's default of 1,000 pages. The WAL file is cut back to `journal_size_limit`
+        // when it starts over.
+        conn.pragma_update(None, "journal_size_limit", 32 * 1024 * 1024)?;
         // 16 MiB of page cache (SQLite's default is 2 MiB): the pages evictions read back.
         conn.pragma_update(None, "cache_size", -16 * 1024)?;
         conn.execute_batch(SCHEMA)?;
@@ -124,6 +119,10 @@ impl SqliteStore {
         let checkpointer = Checkpointer::start(path)
             .map_err(|e| tracing::warn!(error = %e, "no background checkpoints: commits checkpoint themselves"))
             .ok();
+        if checkpointer.is_some() {
+            // The background thread copies the WAL; commits no longer do (see `Checkpointer`).
+            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        }
         Ok(Self {
             checkpointer,
             ..Self::from_conn(conn)
@@ -696,6 +695,21 @@ impl TaskStore for SqliteStore {
             }
         }
         Ok(n)
+    }
+
+    fn after_batch(&self) {
+        let wanted = self
+            .checkpointer
+            .as_ref()
+            .is_some_and(Checkpointer::take_restart_wanted);
+        if wanted {
+            // Between two commits, and the background checkpoints copied nearly all of it:
+            // this one completes the copy, so the next commit starts the WAL over.
+            let conn = self.lock();
+            if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                tracing::debug!(error = %e, "WAL restart checkpoint skipped");
+            }
+        }
     }
 
     fn put_batch(&self, recs: &[TaskRecord]) -> Result<(), StoreError> {

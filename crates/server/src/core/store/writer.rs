@@ -87,6 +87,7 @@ fn write_loop(store: Arc<dyn TaskStore>, mut rx: mpsc::Receiver<(TaskRecord, Rep
             let _ = reply.send(result.clone());
         }
         recs.clear();
+        store.after_batch();
     }
 }
 
