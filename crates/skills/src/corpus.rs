@@ -1048,7 +1048,10 @@ mod tests {
         assert!(st["computed"].as_u64().unwrap() > 100, "{st}");
         // /readyz shows the priority set's progress (embedded first).
         assert!(st["priority"]["passages"].as_u64().unwrap() > 0, "{st}");
-        assert_eq!(st["priority"]["embedded"], st["priority"]["passages"], "{st}");
+        assert_eq!(
+            st["priority"]["embedded"], st["priority"]["passages"],
+            "{st}"
+        );
         assert!(st["priority"]["complete_after_seconds"].is_number(), "{st}");
         assert!(tmp.path().join("embeddings.sqlite").is_file());
         // Searches fuse the new list; the coverage notice is gone.
