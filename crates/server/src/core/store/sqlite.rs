@@ -146,13 +146,6 @@ impl SqliteStore {
         }
     }
 
-    /// WAL pages the background checkpoints have copied into the main file.
-    pub fn pages_checkpointed(&self) -> u64 {
-        self.checkpointer
-            .as_ref()
-            .map_or(0, Checkpointer::pages_copied)
-    }
-
     /// Set the size ceiling and the per-caller cap.
     pub fn set_limits(&self, limits: StoreLimits) {
         *self.limits.lock().unwrap_or_else(|e| e.into_inner()) = limits;
