@@ -12,8 +12,10 @@
 //!
 //! `ECCLESIA_EVAL_STORE` is a store (with `CURRENT`) or a corpus folder.
 //! `ECCLESIA_EVAL_SETS` (comma-separated file names in `tests/fixtures/`)
-//! picks the sets; by default all three. `ECCLESIA_EVAL_TUNING` (a JSON
-//! object of [`SearchTuning`] fields) overrides the ranking knobs. Each set line:
+//! picks the sets; by default all four (`search_test2.tsv`: a second held-out
+//! set, written in session 7 before that session's tuning).
+//! `ECCLESIA_EVAL_TUNING` (a JSON object of [`SearchTuning`] fields)
+//! overrides the ranking knobs. Each set line:
 //! `kind<TAB>query<TAB>expected ids` (comma-separated; any counts; an id
 //! ending in `*` is a prefix; a split document's parts `id~n` count as `id`).
 //! `ECCLESIA_EVAL_MODEL` (a model folder: `models/all-MiniLM-L6-v2-qint8`)
@@ -222,7 +224,7 @@ fn search_quality() {
     let semantic = attach_semantic(&mut c, Path::new(&store));
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let sets = std::env::var("ECCLESIA_EVAL_SETS")
-        .unwrap_or_else(|_| "search_dev.tsv,search_test.tsv,search_multilingual.tsv".into());
+        .unwrap_or_else(|_| "search_dev.tsv,search_test.tsv,search_test2.tsv,search_multilingual.tsv".into());
     let floor: f64 = std::env::var("ECCLESIA_EVAL_MIN_RECALL")
         .ok()
         .and_then(|v| v.parse().ok())
