@@ -198,7 +198,18 @@ impl SqliteStore {
         a: &dyn rusqlite::ToSql,
         b: &dyn rusqlite::ToSql,
     ) -> Result<usize, StoreError> {
-        let conn = self.lock();
+        self.delete_rows(&self.lock(), select, a, b)
+    }
+
+    /// [`Self::delete_batch`] on `conn` (the store's connection, locked by the caller, or
+    /// a transaction on it).
+    fn delete_rows(
+        &self,
+        conn: &Connection,
+        select: &str,
+        a: &dyn rusqlite::ToSql,
+        b: &dyn rusqlite::ToSql,
+    ) -> Result<usize, StoreError> {
         let mut stmt = conn.prepare_cached(&format!(
             "DELETE FROM tasks WHERE rowid IN ({select}) RETURNING owner"
         ))?;
@@ -315,9 +326,16 @@ impl SqliteStore {
         Ok((count > cap).then(|| (count - cap + slack) as i64))
     }
 
-    /// Over the caller's cap: its oldest finished tasks go.
-    fn evict_over_cap(&self, owner: &str, excess: i64) -> Result<(), StoreError> {
-        self.delete_batch(
+    /// Over the caller's cap: its oldest finished tasks go, in the transaction (`conn`) that
+    /// stored the write which went over it.
+    fn evict_over_cap(
+        &self,
+        conn: &Connection,
+        owner: &str,
+        excess: i64,
+    ) -> Result<(), StoreError> {
+        self.delete_rows(
+            conn,
             &format!(
                 "SELECT rowid FROM tasks WHERE owner = ?1 AND state IN {TERMINAL} ORDER BY created_at LIMIT ?2"
             ),
@@ -460,12 +478,7 @@ fn from_ms(v: i64) -> DateTime<Utc> {
 
 impl TaskStore for SqliteStore {
     fn put(&self, rec: &TaskRecord) -> Result<(), StoreError> {
-        let task = encode(&rec.task)?;
-        let excess = self.write(&self.lock(), rec, task)?;
-        if let Some(excess) = excess {
-            self.evict_over_cap(&rec.owner, excess)?;
-        }
-        Ok(())
+        self.put_batch(std::slice::from_ref(rec))
     }
 
     fn list(
@@ -710,21 +723,23 @@ impl TaskStore for SqliteStore {
             .iter()
             .map(|r| encode(&r.task))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut over = Vec::new();
-        {
-            let mut conn = self.lock();
+        // One commit for the batch and the evictions it causes: a caller's count never
+        // stays over the cap in the file, and the deletes cost no commit of their own.
+        let mut conn = self.lock();
+        let stored = (|| {
             let tx = conn.transaction()?;
             for (rec, task) in recs.iter().zip(encoded) {
                 if let Some(excess) = self.write(&tx, rec, task)? {
-                    over.push((rec.owner.clone(), excess));
+                    self.evict_over_cap(&tx, &rec.owner, excess)?;
                 }
             }
-            tx.commit()?;
+            tx.commit().map_err(StoreError::from)
+        })();
+        if stored.is_err() {
+            // The counts moved with a transaction that rolled back: count again.
+            self.owners().clear();
         }
-        for (owner, excess) in over {
-            self.evict_over_cap(&owner, excess)?;
-        }
-        Ok(())
+        stored
     }
 }
 
@@ -884,6 +899,32 @@ mod tests {
             assert!(db.get(kept, "a", now).unwrap().is_some(), "{kept}");
         }
         assert!(db.get("b0", "b", now).unwrap().is_some());
+    }
+
+    #[test]
+    fn a_batch_over_the_cap_evicts_in_its_own_commit_and_keeps_its_new_tasks() {
+        let db = SqliteStore::in_memory().unwrap();
+        db.set_limits(StoreLimits {
+            max_per_caller: 3,
+            ..StoreLimits::default()
+        });
+        let t0 = Utc::now();
+        let batch: Vec<_> = (0..6)
+            .map(|i| {
+                let at = t0 + chrono::Duration::seconds(i);
+                rec(&format!("a{i}"), "a", TaskState::Completed, at, "x")
+            })
+            .collect();
+        db.put_batch(&batch).unwrap();
+        let now = t0 + chrono::Duration::seconds(10);
+        let left = count(&db, "SELECT COUNT(*) FROM tasks WHERE owner = 'a'");
+        assert!(left <= 3, "{left} tasks left over a cap of 3");
+        for kept in ["a4", "a5"] {
+            assert!(db.get(kept, "a", now).unwrap().is_some(), "{kept}");
+        }
+        assert!(db.get("a0", "a", now).unwrap().is_none());
+        // The count kept in memory agrees with the rows.
+        assert_eq!(db.owners().get("a").copied(), Some(left as u64));
     }
 
     #[test]
