@@ -31,6 +31,7 @@ pub mod binary;
 pub mod coverage;
 mod dense;
 pub mod embed;
+mod fusion;
 pub mod html;
 pub mod import;
 pub mod ingest;

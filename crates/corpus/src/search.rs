@@ -3,6 +3,7 @@
 //! answering, and fetching documents whole, by section or in parts.
 
 use crate::dense::{self, Dense, Rows, Scan, Span};
+use crate::fusion::{self, DocScores, Weighted};
 use crate::lexical::{self, Fields, Filters};
 use crate::model::{DocumentMeta, Passage, PassageKind};
 use crate::query::catalogue::{Catalogue, Entry};
@@ -19,8 +20,7 @@ use tantivy::{Index, IndexReader};
 
 /// Bodies longer than this many characters are fetched in parts.
 pub const PART_CHARS: usize = 200_000;
-/// Reciprocal rank fusion constant.
-pub const RRF_K: f32 = 60.0;
+pub use crate::fusion::{rrf, RRF_K};
 /// Score factor of catalogue entries without text.
 pub const METADATA_ONLY_WEIGHT: f32 = 0.95;
 /// Folder of the dense model copied into the store.
@@ -78,6 +78,16 @@ pub struct SearchTuning {
     /// rescored exactly (0: exact scan of every row).
     #[serde(default = "default_rescore")]
     pub rescore_factor: usize,
+    /// With transformer vectors: the first this many documents of the fused
+    /// ranking have all their passages scored against the query's vector,
+    /// exactly, and are reranked by their best one, as one more list in the
+    /// fusion (a document without vectors keeps its place in that list; 0: no
+    /// rerank).
+    #[serde(default = "default_rerank_docs")]
+    pub rerank_docs: usize,
+    /// Weight of that rerank in the fusion.
+    #[serde(default = "default_rerank_weight")]
+    pub rerank_weight: f32,
 }
 
 impl Default for SearchTuning {
@@ -96,6 +106,8 @@ impl Default for SearchTuning {
             catalogue_power: default_catalogue_power(),
             catalogue_passages: 1.0,
             rescore_factor: default_rescore(),
+            rerank_docs: default_rerank_docs(),
+            rerank_weight: default_rerank_weight(),
         }
     }
 }
@@ -122,6 +134,14 @@ fn default_catalogue_passages() -> f32 {
 
 fn default_rescore() -> usize {
     RESCORE_FACTOR
+}
+
+fn default_rerank_docs() -> usize {
+    20
+}
+
+fn default_rerank_weight() -> f32 {
+    1.0
 }
 
 /// A document search.
@@ -633,6 +653,19 @@ impl Corpus {
         filters: &Filters,
         mode: SearchMode,
     ) -> Result<(Vec<(u64, f32)>, SearchMode), CorpusError> {
+        let (lists, mode) = self.lists(query, n, filters, mode)?;
+        Ok((fusion::rrf(&lists), mode))
+    }
+
+    /// The weighted passage lists of a mode (lexical, transformer, static
+    /// vectors), best first; returns the mode used.
+    fn lists(
+        &self,
+        query: &str,
+        n: usize,
+        filters: &Filters,
+        mode: SearchMode,
+    ) -> Result<(Vec<Weighted>, SearchMode), CorpusError> {
         let t = self.tuning;
         let dense = self.dense.is_some() || self.has_semantic();
         let mode = if !dense && mode == SearchMode::Hybrid {
@@ -640,52 +673,79 @@ impl Corpus {
         } else {
             mode
         };
+        let lexical = match mode {
+            SearchMode::Dense => None,
+            SearchMode::Lexical | SearchMode::Hybrid => {
+                Some(self.lexical_passages(query, n, filters)?)
+            }
+        };
+        if mode == SearchMode::Lexical {
+            return Ok((vec![(lexical.unwrap_or_default(), 1.0)], mode));
+        }
         // The vector models are English: a question in another language is embedded with
         // the glossary's English renderings of its terms beside it.
         let vector_query = crate::query::english(query);
-        // A Summa article reference is answered by the reference: the vector lists,
-        // which know only the article's topic, weigh little beside it (dev set: the
-        // article at rank 1 for 20 of 20; titles and incipits lost recall so).
-        let share = if crate::query::enabled() && crate::query::summa::parse(query).is_some() {
-            SUMMA_DENSE_SHARE
-        } else {
-            1.0
+        let share = vector_share(query);
+        // A transformer list that can rank only part of the candidates gets
+        // that share of its weight (while the background vectors cover the
+        // magisterial documents only, they must not crowd out the rest), and
+        // the static list — a distillation of the same model, much weaker —
+        // gives way as the transformer covers more.
+        let semantic = self
+            .has_semantic()
+            .then(|| self.semantic_ranked(&vector_query, n, filters));
+        let coverage = semantic.as_ref().map_or(0.0, |s| s.1);
+        let stat = (self.dense.is_some() && coverage < 1.0)
+            .then(|| self.dense_passages(&vector_query, n, filters));
+        let mut lists = Vec::with_capacity(3);
+        if let Some(l) = lexical {
+            lists.push((l, t.lexical_weight));
+        }
+        if let Some((l, _)) = semantic {
+            lists.push((l, share * t.semantic_weight * coverage));
+        }
+        if let Some(l) = stat {
+            lists.push((l, share * t.dense_weight * (1.0 - coverage)));
+        }
+        Ok((lists, mode))
+    }
+
+    /// The documents `docs` ranked by their passage most similar to the
+    /// query's transformer vector (every passage of theirs with a vector,
+    /// scored exactly): one more document list for the fusion. Empty without
+    /// transformer vectors.
+    fn semantic_rerank(&self, query: &str, docs: &[u32]) -> Vec<(u64, f32)> {
+        let Some(s) = self.semantic.as_ref().filter(|_| self.has_semantic()) else {
+            return Vec::new();
         };
-        let dense_lists = || {
-            let query = vector_query.as_str();
-            let mut lists = Vec::with_capacity(2);
-            // A transformer list that can rank only part of the candidates
-            // gets that share of its weight (while the background vectors
-            // cover the magisterial documents only, they must not crowd out
-            // the rest), and the static list — a distillation of the same
-            // model, much weaker — gives way as the transformer covers more.
-            let coverage = if self.has_semantic() {
-                let (list, coverage) = self.semantic_ranked(query, n, filters);
-                lists.push((list, share * t.semantic_weight * coverage));
-                coverage
-            } else {
-                0.0
+        let Some(qv) = s.query_vector(&crate::query::english(query)) else {
+            return Vec::new();
+        };
+        let mut best: Vec<(u64, f32)> = s.with_rows(|vectors, scales, _| {
+            let rows = Rows {
+                vectors,
+                scales,
+                dim: s.dim(),
+                codes: None,
             };
-            if self.dense.is_some() && coverage < 1.0 {
-                lists.push((
-                    self.dense_passages(query, n, filters),
-                    share * t.dense_weight * (1.0 - coverage),
-                ));
-            }
-            lists
-        };
-        Ok(match mode {
-            SearchMode::Lexical => (
-                rrf(&[(self.lexical_passages(query, n, filters)?, 1.0)]),
-                mode,
-            ),
-            SearchMode::Dense => (rrf(&dense_lists()), mode),
-            SearchMode::Hybrid => {
-                let mut lists = vec![(self.lexical_passages(query, n, filters)?, t.lexical_weight)];
-                lists.extend(dense_lists());
-                (rrf(&lists), mode)
-            }
-        })
+            docs.iter()
+                .filter_map(|d| self.docs.get(*d as usize))
+                .filter_map(|d| {
+                    let span = Span {
+                        first_ord: d.first_ord,
+                        count: d.count.min(RERANK_PASSAGES),
+                        english: d.language == "en",
+                    };
+                    // exact (no first pass): the document's best passage
+                    dense::top_cosine(&rows, &qv, 1, 0, std::iter::once(span))
+                        .hits
+                        .into_iter()
+                        .next()
+                })
+                .collect()
+        });
+        best.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        best
     }
 
     /// The documents whose title, header or author match `query`
@@ -720,13 +780,21 @@ impl Corpus {
             .collect()
     }
 
-    /// Search documents: passages ranked, grouped per document (a document
-    /// scores its best passage plus a little for further matching passages).
-    pub fn search(&self, req: &SearchRequest) -> Result<SearchResults, CorpusError> {
-        let limit = req.limit.clamp(1, 100);
-        let want = req.offset + limit;
-        let n = (want * 10).clamp(100, 2000);
-        let (ranked, mode) = self.ranked(&req.query, n, &req.filters, req.mode)?;
+    /// Documents ranked for a query, best first: `(document, score, the
+    /// passage to show)`, and the mode used. A document scores its best fused
+    /// passages, what describes it ([`Self::described`]) and, with
+    /// transformer vectors, its passage closest to the query
+    /// ([`SearchTuning::rerank_docs`]).
+    fn ranked_documents(
+        &self,
+        query: &str,
+        n: usize,
+        filters: &Filters,
+        mode: SearchMode,
+    ) -> Result<(Vec<RankedDoc>, SearchMode), CorpusError> {
+        let t = self.tuning;
+        let (lists, mode) = self.lists(query, n, filters, mode)?;
+        let ranked = fusion::rrf(&lists);
         // Per document: its best passages' scores (best first) and the best one.
         let mut groups: HashMap<u32, (DocScores, u64)> = HashMap::new();
         for (ord, score) in &ranked {
@@ -737,13 +805,12 @@ impl Corpus {
             let e = groups.entry(d).or_insert((DocScores::default(), *ord));
             e.0.push(*score);
         }
-        let described = self.described(&req.query, n, &req.filters);
+        let described = self.described(query, n, filters);
         // Catalogue entries (no text) rank behind documents with text of similar rank.
-        let mut docs: Vec<(u32, f32, u64)> = groups
+        let mut docs: Vec<RankedDoc> = groups
             .into_iter()
             .map(|(d, (scores, ord))| {
-                let s =
-                    scores.total(self.tuning.second_passage) + described.get(&d).unwrap_or(&0.0);
+                let s = scores.total(t.second_passage) + described.get(&d).unwrap_or(&0.0);
                 let s = if self.docs[d as usize].metadata_only {
                     s * METADATA_ONLY_WEIGHT
                 } else {
@@ -761,6 +828,34 @@ impl Corpus {
             }
         }
         docs.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        if t.rerank_docs > 0
+            && t.rerank_weight > 0.0
+            && mode != SearchMode::Lexical
+            && self.has_semantic()
+        {
+            let top: Vec<u32> = docs.iter().take(t.rerank_docs).map(|d| d.0).collect();
+            let similar: Vec<u32> = self
+                .semantic_rerank(query, &top)
+                .into_iter()
+                .filter_map(|(ord, _)| self.doc_of_ord(ord))
+                .collect();
+            let slots = fusion::rerank_slots(&top, &similar);
+            let w = t.rerank_weight * vector_share(query);
+            for (d, slot) in docs.iter_mut().zip(slots) {
+                d.1 += w / (RRF_K + slot as f32 + 1.0);
+            }
+            docs.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        }
+        Ok((docs, mode))
+    }
+
+    /// Search documents: passages ranked, grouped per document (a document
+    /// scores its best passage plus a little for further matching passages).
+    pub fn search(&self, req: &SearchRequest) -> Result<SearchResults, CorpusError> {
+        let limit = req.limit.clamp(1, 100);
+        let want = req.offset + limit;
+        let n = (want * 10).clamp(100, 2000);
+        let (docs, mode) = self.ranked_documents(&req.query, n, &req.filters, req.mode)?;
         let more = docs.len() > want;
         let terms = text::query_terms(&req.query);
         let mut hits = Vec::new();
@@ -1105,51 +1200,23 @@ pub fn render(meta: &DocumentMeta, passages: &[Passage]) -> String {
     out
 }
 
+/// A ranked document: its index, its score and the passage to show.
+type RankedDoc = (u32, f32, u64);
+
 /// Share of the vector lists' weight for a query that names a Summa article.
 const SUMMA_DENSE_SHARE: f32 = 0.1;
 
-/// Passages of one document beyond its best that add to its score.
-const FURTHER_PASSAGES: usize = 3;
-
-/// A document's best passage scores, best first (the passages come best first).
-#[derive(Debug, Default)]
-struct DocScores {
-    top: [f32; FURTHER_PASSAGES + 1],
-    len: usize,
-}
-
-impl DocScores {
-    fn push(&mut self, score: f32) {
-        if self.len < self.top.len() {
-            self.top[self.len] = score;
-            self.len += 1;
-        }
-    }
-
-    /// The best passage's score plus `share` of the next one's, half that of
-    /// the one after, and so on: a document with several matching passages
-    /// ranks above one stray passage of the same strength, while a long work
-    /// cannot win on its number of weak matches.
-    fn total(&self, share: f32) -> f32 {
-        let mut s = self.top[0];
-        let mut w = share;
-        for x in &self.top[1..self.len] {
-            s += w * x;
-            w /= 2.0;
-        }
-        s
+/// The share of their weight the vector lists keep for `query`. A Summa
+/// article reference is answered by the reference: the vector lists, which
+/// know only the article's topic, weigh little beside it (dev set: the
+/// article at rank 1 for 20 of 20; titles and incipits lost recall so).
+fn vector_share(query: &str) -> f32 {
+    if crate::query::enabled() && crate::query::summa::parse(query).is_some() {
+        SUMMA_DENSE_SHARE
+    } else {
+        1.0
     }
 }
 
-/// Weighted reciprocal rank fusion of ranked lists of `(ordinal, score)`.
-pub fn rrf(lists: &[(Vec<(u64, f32)>, f32)]) -> Vec<(u64, f32)> {
-    let mut acc: HashMap<u64, f32> = HashMap::new();
-    for (list, w) in lists {
-        for (rank, (ord, _)) in list.iter().enumerate() {
-            *acc.entry(*ord).or_insert(0.0) += w / (RRF_K + rank as f32 + 1.0);
-        }
-    }
-    let mut out: Vec<(u64, f32)> = acc.into_iter().collect();
-    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    out
-}
+/// Passages of a document scored by [`Corpus::semantic_rerank`] (its first ones).
+const RERANK_PASSAGES: u64 = 2000;

@@ -25,7 +25,8 @@
 //! `~elsewhere` split the queries by where their expected documents are (the
 //! set the background worker embeds first, or not).
 //! `ECCLESIA_EVAL_MISSES` prints the hybrid misses with the expected
-//! document's rank in the first 100 of the hybrid, lexical and dense lists.
+//! document's rank in the first 100 of the hybrid, lexical and dense lists
+//! (with transformer vectors: the transformer's and the static list apart).
 //! The test fails when a set's hybrid recall@10 falls under its floor
 //! (`ECCLESIA_EVAL_MIN_RECALL`, default 0.5): a regression guard, not a target.
 
@@ -94,14 +95,31 @@ struct Tally {
     misses: Vec<String>,
 }
 
-/// Where the expected document stands in the first 100 of each list (`-`: not there).
-fn ranks(c: &Corpus, q: &Query) -> String {
+/// Where the expected document stands in the first 100 of each list (`-`:
+/// not there): hybrid, lexical, and the vector lists one by one (the
+/// transformer's alone, the static one alone) or together.
+fn ranks(c: &mut Corpus, q: &Query, semantic: bool) -> String {
+    let base = c.tuning();
+    let only = |semantic_weight: f32, dense_weight: f32| SearchTuning {
+        semantic_weight,
+        dense_weight,
+        catalogue_weight: 0.0,
+        rerank_docs: 0,
+        ..base
+    };
+    let mut lists = vec![
+        ("hybrid", SearchMode::Hybrid, base),
+        ("lexical", SearchMode::Lexical, base),
+    ];
+    if semantic {
+        lists.push(("transformer", SearchMode::Dense, only(1.0, 0.0)));
+        lists.push(("static", SearchMode::Dense, only(0.0, 1.0)));
+    } else {
+        lists.push(("dense", SearchMode::Dense, base));
+    }
     let mut out = Vec::new();
-    for (name, mode) in [
-        ("hybrid", SearchMode::Hybrid),
-        ("lexical", SearchMode::Lexical),
-        ("dense", SearchMode::Dense),
-    ] {
+    for (name, mode, tuning) in lists {
+        c.set_tuning(tuning);
         let mut r = SearchRequest::new(q.text.clone());
         r.mode = mode;
         r.limit = 100;
@@ -115,10 +133,18 @@ fn ranks(c: &Corpus, q: &Query) -> String {
             None => format!("{name} -"),
         });
     }
+    c.set_tuning(base);
     out.join(", ")
 }
 
-fn evaluate(c: &Corpus, qs: &[Query], mode: SearchMode, diagnose: bool) -> BTreeMap<String, Tally> {
+/// Recall and MRR per kind; with `diagnose` (`Some(semantic attached)`), each
+/// miss with the expected document's rank per list.
+fn evaluate(
+    c: &mut Corpus,
+    qs: &[Query],
+    mode: SearchMode,
+    diagnose: Option<bool>,
+) -> BTreeMap<String, Tally> {
     let mut by_kind: BTreeMap<String, Tally> = BTreeMap::new();
     for q in qs {
         let mut r = SearchRequest::new(q.text.clone());
@@ -146,7 +172,10 @@ fn evaluate(c: &Corpus, qs: &[Query], mode: SearchMode, diagnose: bool) -> BTree
                     "{} -> {} [{}]",
                     q.text,
                     got.join(", "),
-                    if diagnose { ranks(c, q) } else { String::new() }
+                    match diagnose {
+                        Some(semantic) => ranks(c, q, semantic),
+                        None => String::new(),
+                    }
                 ));
             }
         }
@@ -223,8 +252,9 @@ fn search_quality() {
     }
     let semantic = attach_semantic(&mut c, Path::new(&store));
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let sets = std::env::var("ECCLESIA_EVAL_SETS")
-        .unwrap_or_else(|_| "search_dev.tsv,search_test.tsv,search_test2.tsv,search_multilingual.tsv".into());
+    let sets = std::env::var("ECCLESIA_EVAL_SETS").unwrap_or_else(|_| {
+        "search_dev.tsv,search_test.tsv,search_test2.tsv,search_multilingual.tsv".into()
+    });
     let floor: f64 = std::env::var("ECCLESIA_EVAL_MIN_RECALL")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -244,7 +274,8 @@ fn search_quality() {
         }
         for (name, mode, expand) in modes {
             ecclesia_corpus::query::set_enabled(expand);
-            let tally = evaluate(&c, &qs, mode, show_misses && name == "hybrid");
+            let diagnose = (show_misses && name == "hybrid").then_some(semantic);
+            let tally = evaluate(&mut c, &qs, mode, diagnose);
             println!("\n{set} — {name}");
             println!("{:<22} {:>4} {:>10} {:>7}", "kind", "n", "recall@10", "MRR");
             for (kind, t) in &tally {
