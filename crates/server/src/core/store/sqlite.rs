@@ -984,6 +984,50 @@ mod tests {
     }
 
     #[test]
+    fn under_steady_writes_the_wal_starts_over_instead_of_growing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.sqlite");
+        let db = SqliteStore::open(&path).unwrap();
+        db.set_limits(StoreLimits {
+            max_per_caller: 2_000,
+            ..StoreLimits::default()
+        });
+        let wal = path.with_file_name("state.sqlite-wal");
+        let t0 = Utc::now();
+        let mut largest = 0;
+        // Commits back to back, so the background checkpoints never catch up by themselves:
+        // only the restart asked for through `after_batch` keeps the WAL short (without it,
+        // this WAL reached 66 MB; with it, 19 MB).
+        for round in 0..12u64 {
+            for b in 0..40u64 {
+                let batch: Vec<_> = (0..25u64)
+                    .map(|i| {
+                        let n = (round * 40 + b) * 25 + i;
+                        let at = t0 + chrono::Duration::milliseconds(n as i64);
+                        rec(
+                            &format!("t{n}"),
+                            "o",
+                            TaskState::Completed,
+                            at,
+                            &noise(600, n),
+                        )
+                    })
+                    .collect();
+                db.put_batch(&batch).unwrap();
+                db.after_batch();
+            }
+            largest = largest.max(std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0));
+        }
+        let page = 4096 + 24;
+        let bound = (super::super::checkpointer::RESTART_PAGES as u64 + 4_000) * page;
+        assert!(
+            largest < bound,
+            "WAL grew to {largest} bytes (bound {bound})"
+        );
+        assert!(db.get("t11999", "o", t0).unwrap().is_some());
+    }
+
+    #[test]
     fn an_old_store_is_converted_to_incremental_vacuum_and_stays_readable() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state.sqlite");
