@@ -61,7 +61,10 @@ fn queries(path: &str) -> Vec<(String, Vec<String>)> {
 }
 
 /// With `SEMANTIC_MODEL=<dir>` and `SEMANTIC_CACHE=<file>`: attach the
-/// transformer vectors cached so far (nothing is computed).
+/// transformer vectors cached so far (nothing is computed). The model folder
+/// is read as the server reads it (`model.onnx`: ONNX Runtime, else candle;
+/// `MAX_TOKENS`, default 256), so its vectors are the ones cached under the
+/// same model id. `IVF_LISTS=<n>` builds the inverted file with n lists.
 fn attach_semantic(c: &mut Corpus) {
     let (Ok(model), Ok(cache)) = (
         std::env::var("SEMANTIC_MODEL"),
@@ -69,12 +72,17 @@ fn attach_semantic(c: &mut Corpus) {
     ) else {
         return;
     };
-    let m = ecclesia_corpus::TransformerEmbedder::load(
-        std::path::Path::new(&model),
-        Default::default(),
-    )
-    .expect("model");
-    let ix = ecclesia_corpus::SemanticIndex::new(std::sync::Arc::new(m), c.passage_count());
+    let window = std::env::var("MAX_TOKENS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256);
+    let m = ecclesia_corpus::semantic::load_local_model(std::path::Path::new(&model), 1, window)
+        .expect("model");
+    println!("semantic model {}", m.model_id());
+    let ix = ecclesia_corpus::SemanticIndex::new(m, c.passage_count());
+    if let Some(n) = std::env::var("IVF_LISTS").ok().and_then(|v| v.parse().ok()) {
+        ix.set_index_lists(n);
+    }
     c.attach_semantic(ix.clone());
     let t = Instant::now();
     let opts = ecclesia_corpus::WorkerOptions {
@@ -126,11 +134,26 @@ fn fill_semantic(c: &Corpus) {
             .collect();
         ix.insert(&items);
     }
+    let t = Instant::now();
+    ix.build_index();
     println!(
-        "semantic: filled {} rows with random vectors, RSS {:.0} MB",
+        "semantic: filled {} rows with random vectors, RSS {:.0} MB; index {:?} in {:.1} s",
         missing.len(),
-        rss_mb()
+        rss_mb(),
+        ix.index_info(),
+        t.elapsed().as_secs_f64()
     );
+}
+
+/// `PROBE=<share>`: the share of the transformer rows a search scores
+/// through the inverted file (0: the sign codes instead).
+fn probe_share(c: &Corpus) {
+    if let (Some(ix), Some(p)) = (
+        c.semantic(),
+        std::env::var("PROBE").ok().and_then(|v| v.parse().ok()),
+    ) {
+        ix.set_probe_share(p);
+    }
 }
 
 /// `RESCORE=<factor>` (0: exact scans) for experiments.
@@ -281,6 +304,7 @@ fn main() {
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
             attach_semantic(&mut c);
             fill_semantic(&c);
+            probe_share(&c);
             c.set_tuning(rescore_tuning(c.tuning()));
             println!("open: {:.2}s, RSS {:.0} MB, {:?}", t.elapsed().as_secs_f64(), rss_mb(), c.stats());
             let qs = queries(&args[3]);
@@ -328,9 +352,19 @@ fn main() {
         }
         Some("recall") => {
             // `recall <store> <queries.tsv>`: how much of the exact top-k of the
-            // static and transformer lists the binary first pass + rescoring keeps.
+            // transformer list the first passes keep: the sign codes + rescoring
+            // (`sign codes`), then the inverted file at each share of `PROBES`
+            // (default 0.01,0.02,0.03,0.05). `STATIC=1`: the static list's sign codes too.
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
             attach_semantic(&mut c);
+            if let Some(ix) = c.semantic() {
+                println!("index: {:?}", ix.index_info());
+            }
+            let probes: Vec<f32> = std::env::var("PROBES")
+                .unwrap_or_else(|_| "0.01,0.02,0.03,0.05".into())
+                .split(',')
+                .filter_map(|p| p.trim().parse().ok())
+                .collect();
             let qs = queries(&args[3]);
             let approx = rescore_tuning(c.tuning());
             let exact = ecclesia_corpus::SearchTuning { rescore_factor: 0, ..approx };
@@ -339,10 +373,19 @@ fn main() {
                 ..Default::default()
             };
             type List = dyn Fn(&Corpus, &str, usize, &Filters) -> Vec<(u64, f32)>;
-            let lists: Vec<(&str, Box<List>)> = vec![
-                ("static", Box::new(|c: &Corpus, q: &str, n, f: &Filters| c.dense_passages(q, n, f))),
-                ("transformer", Box::new(|c: &Corpus, q: &str, n, f: &Filters| c.semantic_passages(q, n, f))),
-            ];
+            let mut lists: Vec<(String, Box<List>)> = Vec::new();
+            if std::env::var("STATIC").is_ok() {
+                lists.push(("static".into(), Box::new(|c: &Corpus, q: &str, n: usize, f: &Filters| c.dense_passages(q, n, f))));
+            }
+            for share in std::iter::once(0.0).chain(probes) {
+                let name = if share == 0.0 { "transformer, sign codes".to_string() } else { format!("transformer, index probing {share}") };
+                lists.push((name, Box::new(move |c: &Corpus, q: &str, n: usize, f: &Filters| {
+                    if let Some(ix) = c.semantic() {
+                        ix.set_probe_share(share);
+                    }
+                    c.semantic_passages(q, n, f)
+                })));
+            }
             for (name, list) in &lists {
                 for k in [10usize, 100] {
                     let (mut kept, mut total, mut te, mut ta) = (0usize, 0usize, 0.0, 0.0);
@@ -450,6 +493,19 @@ fn main() {
                 println!("  {ms:7.2} ms  {q}");
             }
             println!("lexical list: mean {mean:.2} ms CPU, p50 {:.2}, p90 {:.2}, p99 {:.2} over {} queries", p(0.5), p(0.9), p(0.99), times.len());
+        }
+        Some("merge") => {
+            // `merge <store>`: merge the tantivy segments of a store copy into one, as an
+            // ingest now does (to measure a store built before; never a store being served).
+            let index = tantivy::Index::open_in_dir(PathBuf::from(&args[2]).join("tantivy")).expect("index");
+            ecclesia_corpus::lexical::register_tokenizers(&index);
+            let before = index.searchable_segment_ids().expect("segments").len();
+            let t = Instant::now();
+            let mut w: tantivy::IndexWriter = index.writer_with_num_threads(1, 100_000_000).expect("writer");
+            ecclesia_corpus::store::merge_segments(&mut w).expect("merge");
+            w.wait_merging_threads().expect("wait");
+            let after = index.searchable_segment_ids().expect("segments").len();
+            println!("segments {before} -> {after} in {:.1} s", t.elapsed().as_secs_f64());
         }
         Some("query") => {
             let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");

@@ -102,6 +102,20 @@ impl SignCodes {
         hamming(row, q)
     }
 
+    /// Copy row `from` of `other` (codes of the same length and centre) into row `to`.
+    pub fn copy_row(&mut self, to: usize, other: &SignCodes, from: usize) {
+        let w = self.words;
+        if other.words != w {
+            return;
+        }
+        if let (Some(dst), Some(src)) = (
+            self.codes.get_mut(to * w..(to + 1) * w),
+            other.codes.get(from * w..(from + 1) * w),
+        ) {
+            dst.copy_from_slice(src);
+        }
+    }
+
     /// Rows held.
     pub fn rows(&self) -> usize {
         self.codes.len().checked_div(self.words).unwrap_or(0)

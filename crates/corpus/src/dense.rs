@@ -1,9 +1,11 @@
 //! Vector scans: the `n` rows nearest a query among i8-quantised rows (the
 //! static model's, memory-mapped from the store, or the transformer's),
-//! exactly or through 1-bit sign codes with an exact rescore.
+//! exactly, through an inverted file (the rows of the lists nearest the
+//! query, scored exactly), or through 1-bit sign codes with an exact rescore.
 
 use crate::binary::{cut_off, SignCodes, NO_ROW};
 use crate::embed::StaticEmbedder;
+use crate::ivf::{Bits, Ivf};
 use crate::search::{MIN_RESCORE, MODEL_DIR};
 use crate::store::{SCALE_FILE, VEC_FILE};
 use std::cell::RefCell;
@@ -65,9 +67,10 @@ pub(crate) struct Span {
 
 /// The `n` rows most similar to `qv` among the `spans` (the documents passing the filters)
 /// (rows with a zero scale have no vector), and how many rows had one.
-/// With sign codes and more rows than are worth scanning exactly, the
-/// codes pick `rescore_factor × n` candidates (at least [`MIN_RESCORE`])
-/// and only those are scored from the i8 rows.
+/// `rescore_factor` 0 scans every row exactly. Otherwise, with an inverted
+/// file ([`Rows::index`]), the rows of the lists nearest the query are scored
+/// exactly ([`probe_index`]); without one, sign codes pick `rescore_factor × n`
+/// candidates (at least [`MIN_RESCORE`]) and only those are scored from the i8 rows.
 pub(crate) fn top_cosine(
     rows: &Rows<'_>,
     qv: &[f32],
@@ -90,6 +93,22 @@ pub(crate) fn top_cosine(
         let s = *rows.scales.get(ord as usize)?;
         Some(dot_i8(&q16, row) as f32 * qs * s)
     };
+    if let Some(index) = rows.index.as_ref().filter(|_| rescore_factor > 0) {
+        let want = (n * rescore_factor).max(MIN_RESCORE);
+        let probe = Probe {
+            qv,
+            q16: &q16,
+            n,
+            want,
+        };
+        probe_index(rows, index, &probe, spans, &mut scan, |ord| {
+            if let Some(cos) = score(ord) {
+                top.push(ord, cos);
+            }
+        });
+        scan.hits = top.into_sorted();
+        return scan;
+    }
     match codes {
         Some(codes) => {
             let qc = codes.encode(qv);
@@ -114,6 +133,156 @@ thread_local! {
     /// One Hamming distance per row, reused by the scans of a thread (a
     /// fresh megabyte a query would be mapped and faulted in each time).
     static DISTANCES: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
+    /// The rows passing a search's filters, the lists in the order of their
+    /// centres' similarity, and the probed members' Hamming distances,
+    /// reused by the index probes of a thread.
+    static PROBE: RefCell<ProbeBuffers> = RefCell::new(Default::default());
+}
+
+/// What [`PROBE`] holds: allowed rows, ranked lists, Hamming distances.
+type ProbeBuffers = (Bits, Vec<(f32, u32)>, Vec<u16>);
+
+/// A query as the index probe takes it.
+struct Probe<'a> {
+    qv: &'a [f32],
+    q16: &'a [i16],
+    /// Rows asked for.
+    n: usize,
+    /// Rows the code pass keeps for the exact rescore.
+    want: usize,
+}
+
+/// The inverted file over a set of rows, with what has changed since it was built.
+pub(crate) struct Indexed<'a> {
+    /// The lists.
+    pub(crate) ivf: &'a Ivf,
+    /// Rows with a vector that the lists do not hold (arrived after the build,
+    /// or changed since), scored exactly by every search.
+    pub(crate) tail: &'a [u32],
+    /// Rows of the lists whose vector changed after the build (they are in the tail).
+    pub(crate) stale: Option<&'a Bits>,
+    /// The rows that have a vector.
+    pub(crate) present: &'a Bits,
+    /// Share of the indexed rows whose codes a search reads (the nearest lists' rows).
+    pub(crate) probe_share: f32,
+}
+
+/// Filtered sets of at most this many rows are scanned exactly (the centres
+/// and the lists would not save much: about 0.6 ms on one core).
+pub(crate) const EXACT_ROWS: u64 = 16_384;
+/// Fewest rows a probe of the lists scores, and fewest per row asked for.
+pub(crate) const MIN_PROBE_ROWS: usize = 2_000;
+const PROBE_ROWS_PER_HIT: usize = 4;
+
+/// The index's pass: call `score` with each row to score among the `spans`,
+/// counting the rows with a vector and the English rows in `scan`. A small
+/// set of rows (after the filters) is scanned whole; otherwise the lists
+/// whose centres are nearest the query, nearest first, until
+/// [`Indexed::probe_share`] of the rows (more when filters leave only part
+/// of them, or many rows are asked for), give the rows whose sign codes are
+/// compared with the query's; the closest `want` of those are scored, and
+/// every row the lists do not hold yet.
+fn probe_index(
+    rows: &Rows<'_>,
+    ix: &Indexed<'_>,
+    probe: &Probe<'_>,
+    spans: impl Iterator<Item = Span>,
+    scan: &mut Scan,
+    mut score: impl FnMut(u64),
+) {
+    PROBE.with(|cell| {
+        let (allowed, ranked, dist) = &mut *cell.borrow_mut();
+        let len = rows.scales.len();
+        allowed.reset(len);
+        let (mut end, mut whole) = (0usize, true);
+        let (mut present, mut english) = (0u64, 0u64);
+        for span in spans {
+            let lo = (span.first_ord as usize).min(len);
+            let hi = ((span.first_ord + span.count) as usize).clamp(lo, len);
+            if span.english {
+                english += span.count;
+            }
+            whole &= lo == end;
+            end = hi;
+            allowed.set_range(lo, hi);
+            present += ix.present.count_range(lo, hi);
+        }
+        whole &= end == len;
+        scan.present += present;
+        scan.english += english;
+        let filter = (!whole).then_some(&*allowed);
+        if present <= EXACT_ROWS {
+            let words = ix.present.words().iter().enumerate();
+            for (i, &w) in words {
+                let mut w = w & filter.map_or(!0, |f| f.words().get(i).copied().unwrap_or(0));
+                while w != 0 {
+                    score((i * 64 + w.trailing_zeros() as usize) as u64);
+                    w &= w - 1;
+                }
+            }
+            return;
+        }
+        // Filters that leave a share of the rows: probe that much further.
+        let total = ix.present.count().max(1);
+        let indexed = ix.ivf.rows();
+        let budget = (ix.probe_share as f64 * indexed as f64 * total as f64 / present as f64)
+            .ceil()
+            .max(MIN_PROBE_ROWS.max(probe.want * PROBE_ROWS_PER_HIT) as f64)
+            as usize;
+        ix.ivf.centres().rank(probe.q16, ranked);
+        let codes = ix.ivf.codes();
+        let qc = codes.encode(probe.qv);
+        let mut histogram = vec![0u32; codes.words() * 64 + 1];
+        let mut probed = 0;
+        dist.clear();
+        for &(_, list) in ranked.iter() {
+            if dist.len() >= budget {
+                break;
+            }
+            let (at, len) = ix.ivf.span(list);
+            let start = dist.len();
+            dist.resize(start + len, NO_ROW);
+            let out = &mut dist[start..];
+            codes.distances(&qc, at, ix.ivf.ones(len), out, &mut histogram);
+            if filter.is_some() || ix.stale.is_some() {
+                for (p, d) in (at..at + len).zip(out.iter_mut()) {
+                    let ord = ix.ivf.member(p).unwrap_or(u32::MAX) as usize;
+                    let skip =
+                        filter.is_some_and(|f| !f.get(ord)) || ix.stale.is_some_and(|s| s.get(ord));
+                    if skip && *d != NO_ROW {
+                        if let Some(h) = histogram.get_mut(*d as usize) {
+                            *h = h.saturating_sub(1);
+                        }
+                        *d = NO_ROW;
+                    }
+                }
+            }
+            probed += 1;
+        }
+        let (cut, mut at_cut) = cut_off(&histogram, probe.want.max(probe.n));
+        let mut k = 0;
+        for &(_, list) in ranked.iter().take(probed) {
+            let (at, len) = ix.ivf.span(list);
+            for (p, &d) in (at..at + len).zip(&dist[k..k + len]) {
+                let d = d as usize;
+                if d < cut || (d == cut && at_cut > 0) {
+                    if d == cut {
+                        at_cut -= 1;
+                    }
+                    if let Some(ord) = ix.ivf.member(p) {
+                        score(ord as u64);
+                    }
+                }
+            }
+            k += len;
+        }
+        for &ord in ix.tail {
+            let i = ord as usize;
+            if filter.is_none_or(|f| f.get(i)) && rows.scales.get(i).is_some_and(|s| *s != 0.0) {
+                score(ord as u64);
+            }
+        }
+    })
 }
 
 /// The first pass: the rows among the `spans` with a vector whose sign codes
@@ -226,7 +395,7 @@ fn prefetch(data: &[u8], at: usize) {
 
 /// Dot product of an i16 query with an i8 row (bytes): AVX2 where the CPU
 /// has it (checked at run time), else 16 lanes the compiler vectorises.
-fn dot_i8(q: &[i16], row: &[u8]) -> i32 {
+pub(crate) fn dot_i8(q: &[i16], row: &[u8]) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU supports AVX2 (checked just above).
@@ -287,12 +456,14 @@ unsafe fn dot_i8_avx2(q: &[i16], row: &[u8]) -> i32 {
 }
 
 /// The rows a vector scan reads: i8 components (as bytes, `dim` per row),
-/// one scale per row (zero: no vector), and optionally their sign codes.
+/// one scale per row (zero: no vector), and optionally their sign codes and
+/// an inverted file over them.
 pub(crate) struct Rows<'a> {
     pub(crate) vectors: &'a [u8],
     pub(crate) scales: &'a [f32],
     pub(crate) dim: usize,
     pub(crate) codes: Option<&'a SignCodes>,
+    pub(crate) index: Option<Indexed<'a>>,
 }
 
 /// The `k` best `(ordinal, score)` pairs seen.
@@ -439,5 +610,161 @@ mod tests {
                 assert_eq!(scan.present as usize, present);
             }
         }
+    }
+
+    /// Unit rows around `k` random directions, quantised: (bytes, scales).
+    fn clustered(rows: usize, dim: usize, k: usize, seed: u64) -> (Vec<u8>, Vec<f32>) {
+        let mut seed = seed;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            ((seed % 2001) as f32 / 1000.0) - 1.0
+        };
+        let dirs: Vec<Vec<f32>> = (0..k).map(|_| (0..dim).map(|_| next()).collect()).collect();
+        let (mut bytes, mut scales) = (Vec::new(), Vec::new());
+        for i in 0..rows {
+            let v: Vec<f32> = dirs[(i * 7) % k].iter().map(|x| x + 0.5 * next()).collect();
+            let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            let (q, s) = crate::embed::quantize(&v.iter().map(|x| x / norm).collect::<Vec<_>>());
+            bytes.extend(q.iter().map(|x| *x as u8));
+            scales.push(s);
+        }
+        (bytes, scales)
+    }
+
+    fn index_of(
+        bytes: &[u8],
+        scales: &[f32],
+        dim: usize,
+        rows: std::ops::Range<usize>,
+        lists: usize,
+    ) -> Ivf {
+        let sample = crate::ivf::Sample { bytes, scales, dim };
+        let centres = crate::ivf::Centres::train(&sample, lists, 3);
+        let assigned: Vec<(u32, u32)> = rows
+            .map(|i| (i as u32, centres.assign(&bytes[i * dim..(i + 1) * dim])))
+            .collect();
+        let all = SignCodes::from_rows(bytes, scales, dim);
+        let mut codes = SignCodes::new(assigned.len(), dim, all.centre().to_vec());
+        for (j, &(ord, _)) in assigned.iter().enumerate() {
+            codes.copy_row(j, &all, ord as usize);
+        }
+        Ivf::new(centres, &assigned, &codes, dim, scales.len())
+    }
+
+    fn spans_of(ranges: &[(u64, u64)]) -> impl Iterator<Item = Span> + '_ {
+        ranges.iter().map(|&(first_ord, count)| Span {
+            first_ord,
+            count,
+            english: true,
+        })
+    }
+
+    #[test]
+    fn the_index_probe_finds_what_the_exact_scan_finds() {
+        let (dim, n) = (64, 30_000);
+        let (bytes, scales) = clustered(n, dim, 40, 0x51);
+        let ivf = index_of(&bytes, &scales, dim, 0..n, 64);
+        let mut present = Bits::new(n);
+        present.set_range(0, n);
+        let rows_with = |share: f32| Rows {
+            vectors: &bytes,
+            scales: &scales,
+            dim,
+            codes: None,
+            index: Some(Indexed {
+                ivf: &ivf,
+                tail: &[],
+                stale: None,
+                present: &present,
+                probe_share: share,
+            }),
+        };
+        let all = [(0u64, n as u64)];
+        let (mut kept, mut total) = (0, 0);
+        for q in (0..n).step_by(1500) {
+            let qv: Vec<f32> = bytes[q * dim..(q + 1) * dim]
+                .iter()
+                .map(|&b| (b as i8) as f32)
+                .collect();
+            let exact = top_cosine(&rows_with(0.1), &qv, 20, 0, spans_of(&all));
+            // Every list probed: the sign codes' candidates over all rows.
+            let whole = top_cosine(&rows_with(1.0), &qv, 20, 10, spans_of(&all));
+            assert_eq!(whole.hits[0], exact.hits[0]);
+            assert_eq!((whole.present, whole.english), (n as u64, n as u64));
+            let probed = top_cosine(&rows_with(0.2), &qv, 20, 10, spans_of(&all));
+            assert_eq!(probed.hits[0].0, q as u64, "a row is its own nearest");
+            let found: std::collections::HashSet<u64> = probed.hits.iter().map(|h| h.0).collect();
+            kept += exact.hits.iter().filter(|h| found.contains(&h.0)).count();
+            total += exact.hits.len();
+        }
+        assert!(kept as f64 >= 0.9 * total as f64, "recall {kept}/{total}");
+    }
+
+    #[test]
+    fn the_index_probe_keeps_to_the_filters_and_scores_the_tail() {
+        let (dim, n) = (32, 24_000);
+        let (bytes, mut scales) = clustered(n, dim, 12, 0x77);
+        // The lists hold rows 0..20,000; 20,000..24,000 arrived after the build,
+        // and row 5 changed since (its list entry is stale, it is in the tail).
+        let ivf = index_of(&bytes, &scales, dim, 0..20_000, 32);
+        let mut tail: Vec<u32> = (20_000..24_000).collect();
+        tail.push(5);
+        let mut stale = Bits::new(n);
+        stale.set(5, true);
+        let mut present = Bits::new(n);
+        present.set_range(0, n);
+        scales[23_999] = 0.0; // no vector (yet)
+        present.set(23_999, false);
+        let rows = Rows {
+            vectors: &bytes,
+            scales: &scales,
+            dim,
+            codes: None,
+            index: Some(Indexed {
+                ivf: &ivf,
+                tail: &tail,
+                stale: Some(&stale),
+                present: &present,
+                probe_share: 0.2,
+            }),
+        };
+        let row_vec = |q: usize| -> Vec<f32> {
+            bytes[q * dim..(q + 1) * dim]
+                .iter()
+                .map(|&b| (b as i8) as f32)
+                .collect()
+        };
+        for q in [5usize, 20_500, 23_000] {
+            let scan = top_cosine(&rows, &row_vec(q), 30, 10, spans_of(&[(0, n as u64)]));
+            assert_eq!(scan.hits[0].0, q as u64);
+            let mut ords: Vec<u64> = scan.hits.iter().map(|h| h.0).collect();
+            ords.sort_unstable();
+            ords.dedup();
+            assert_eq!(ords.len(), scan.hits.len(), "no row twice");
+            assert!(!ords.contains(&23_999));
+            assert_eq!(scan.present, n as u64 - 1);
+        }
+        // Two documents pass the filters: 1,000..9,000 (indexed) and 21,000..22,000 (tail).
+        let spans = [(1_000u64, 8_000u64), (21_000, 1_000)];
+        for q in [3_000usize, 21_500, 15_000] {
+            let scan = top_cosine(&rows, &row_vec(q), 50, 10, spans_of(&spans));
+            assert_eq!(scan.present, 9_000);
+            assert!(scan
+                .hits
+                .iter()
+                .all(|h| (1_000..9_000).contains(&h.0) || (21_000..22_000).contains(&h.0)));
+            if q != 15_000 {
+                assert_eq!(scan.hits[0].0, q as u64);
+            }
+        }
+        // A small filtered set is scanned exactly.
+        let spans = [(100u64, 300u64), (22_000, 100)];
+        let q = row_vec(150);
+        let exact = top_cosine(&rows, &q, 10, 0, spans_of(&spans));
+        let small = top_cosine(&rows, &q, 10, 10, spans_of(&spans));
+        assert_eq!(small.hits, exact.hits);
+        assert_eq!(small.hits[0].0, 150);
     }
 }

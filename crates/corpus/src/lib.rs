@@ -35,6 +35,7 @@ mod fusion;
 pub mod html;
 pub mod import;
 pub mod ingest;
+pub mod ivf;
 pub mod lexical;
 pub mod model;
 #[cfg(feature = "ort")]

@@ -571,12 +571,15 @@ impl Corpus {
             scales: &d.scales,
             dim: d.dim,
             codes: None,
+            index: None,
         };
         self.top_cosine(&rows, &qv, n, filters).hits
     }
 
-    /// Transformer passage ranking (exact cosine over the passages that have
-    /// a vector so far): `(ordinal, cosine)`, best first. Empty without vectors.
+    /// Transformer passage ranking (cosine over the passages that have a
+    /// vector so far: the nearest lists of the inverted file once it is
+    /// built, else the sign codes' candidates, rescored exactly):
+    /// `(ordinal, cosine)`, best first. Empty without vectors.
     pub fn semantic_passages(&self, query: &str, n: usize, filters: &Filters) -> Vec<(u64, f32)> {
         self.semantic_ranked(query, n, filters).0
     }
@@ -595,15 +598,7 @@ impl Corpus {
         let Some(qv) = s.query_vector(query) else {
             return (Vec::new(), 0.0);
         };
-        let scan = s.with_rows(|vectors, scales, codes| {
-            let rows = Rows {
-                vectors,
-                scales,
-                dim: s.dim(),
-                codes: Some(codes),
-            };
-            self.top_cosine(&rows, &qv, n, filters)
-        });
+        let scan = s.scan(|rows| self.top_cosine(rows, &qv, n, filters));
         let coverage = if scan.english == 0 {
             0.0
         } else {
@@ -727,6 +722,7 @@ impl Corpus {
                 scales,
                 dim: s.dim(),
                 codes: None,
+                index: None,
             };
             docs.iter()
                 .filter_map(|d| self.docs.get(*d as usize))
