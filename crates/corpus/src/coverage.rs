@@ -17,14 +17,16 @@ pub const LAST_PRIORITY_RANK: u8 = 4;
 const SUMMA_PREFIX: &str = "cf-thomas-aquinas-summa-theologiae";
 
 /// The major works of the Fathers (document id prefixes in the church-fathers
-/// dataset): what is quoted and asked about most, embedded with the priority set.
+/// dataset): what is quoted and asked about most, embedded with the priority set. Each
+/// prefix matches at least one document of the dataset as ingested (checked against a full
+/// store: ten earlier prefixes matched none and left those works out of the set).
 pub const MAJOR_PATRISTIC_WORKS: &[&str] = &[
     "cf-didache-",
     "cf-clement-of-rome-first-epistle-to-the-corinthians",
     "cf-ignatius-of-antioch-epistle-to-",
     "cf-polycarp-",
-    "cf-justin-martyr-first-apology",
-    "cf-justin-martyr-second-apology",
+    "cf-justin-martyr-the-first-apology",
+    "cf-justin-martyr-the-second-apology",
     "cf-justin-martyr-dialogue-with-trypho",
     "cf-irenaeus-irenaeus-against-heresies",
     "cf-irenaeus-the-proof-of-the-apostolic-preaching",
@@ -33,7 +35,7 @@ pub const MAJOR_PATRISTIC_WORKS: &[&str] = &[
     "cf-cyprian-treatise-1-on-the-unity-of-the-church",
     "cf-cyprian-treatise-4-on-the-lord-s-prayer",
     "cf-athanasius-of-alexandria-on-the-incarnation-of-the-word",
-    "cf-athanasius-of-alexandria-against-the-arians",
+    "cf-athanasius-of-alexandria-four-discourses-against-the-arians",
     "cf-athanasius-of-alexandria-life-of-antony",
     "cf-cyril-of-jerusalem-catechetical-lectures",
     "cf-basil-of-caesarea-on-the-spirit",
@@ -41,9 +43,8 @@ pub const MAJOR_PATRISTIC_WORKS: &[&str] = &[
     "cf-gregory-of-nazianzus-orations-oration-28",
     "cf-gregory-of-nazianzus-orations-oration-29",
     "cf-gregory-of-nazianzus-orations-oration-30",
-    "cf-gregory-of-nazianzus-orations-oration-31",
-    "cf-john-chrysostom-on-the-priesthood",
-    "cf-ambrose-of-milan-on-the-mysteries",
+    "cf-john-chrysostom-treatise-on-the-priesthood",
+    "cf-ambrose-of-milan-concerning-the-mysteries",
     "cf-ambrose-of-milan-on-the-sacraments",
     "cf-ambrose-of-milan-on-the-holy-spirit",
     "cf-augustine-of-hippo-confessions",
@@ -53,11 +54,8 @@ pub const MAJOR_PATRISTIC_WORKS: &[&str] = &[
     "cf-augustine-of-hippo-enchiridion",
     "cf-augustine-of-hippo-the-enchiridion",
     "cf-leo-the-great-",
-    "cf-gregory-the-dialogist-pastoral-rule",
-    "cf-gregory-the-dialogist-book-of-pastoral-rule",
+    "cf-gregory-the-dialogist-the-book-of-pastoral-rule",
     "cf-vincent-of-lerins-",
-    "cf-john-of-damascus-exposition-of-the-orthodox-faith",
-    "cf-john-of-damascus-an-exact-exposition-of-the-orthodox-faith",
 ];
 
 /// The embedding rank of a document (lower first). Ranks 0 to
