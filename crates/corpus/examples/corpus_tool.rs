@@ -187,6 +187,7 @@ fn main() {
         Some("eval") => {
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
             attach_semantic(&mut c);
+            probe_share(&c);
             // TUNE="title,author,lexw,densew,second[,semanticw]" for experiments.
             let mut base = rescore_tuning(c.tuning());
             if let Ok(t) = std::env::var("TUNE") {
