@@ -65,12 +65,22 @@ impl Checkpointer {
     pub fn take_restart_wanted(&self) -> bool {
         self.restart_wanted.swap(false, Ordering::Relaxed)
     }
+
+    /// Ask for the restart again (the last try found this thread's checkpoint running).
+    pub fn restart_again(&self) {
+        self.restart_wanted.store(true, Ordering::Relaxed);
+    }
 }
 
 fn run(conn: Connection, stopped: mpsc::Receiver<()>, restart_wanted: Arc<AtomicBool>) {
     let mut wait = IDLE_INTERVAL;
     let mut last_log = -1;
     while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(wait) {
+        if restart_wanted.load(Ordering::Relaxed) {
+            // The write queue's restart checkpoint is due: running one here now would only
+            // make it find a checkpoint in progress and skip.
+            continue;
+        }
         // (busy, pages in the WAL, pages of it now in the main file)
         match conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(1)) {
             Ok(log) => {

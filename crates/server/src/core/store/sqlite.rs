@@ -712,8 +712,16 @@ impl TaskStore for SqliteStore {
             // Between two commits, and the background checkpoints copied nearly all of it:
             // this one completes the copy, so the next commit starts the WAL over.
             let conn = self.lock();
-            if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
-                tracing::debug!(error = %e, "WAL restart checkpoint skipped");
+            // (busy, pages in the WAL, pages of it now in the main file)
+            match conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(0)) {
+                Ok(0) => {}
+                Ok(_) => {
+                    // Another checkpoint held the copy: try again after the next batch.
+                    if let Some(c) = &self.checkpointer {
+                        c.restart_again();
+                    }
+                }
+                Err(e) => tracing::debug!(error = %e, "WAL restart checkpoint skipped"),
             }
         }
     }
