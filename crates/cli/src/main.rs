@@ -23,6 +23,7 @@ use config::FileConfig;
 use ecclesia_core::StoreLayout;
 use ecclesia_server::ServerConfig;
 use ecclesia_skills::SkillEnv;
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -239,8 +240,10 @@ fn init_logging(json: bool) -> tracing_appender::non_blocking::WorkerGuard {
         .lossy(true)
         .thread_name("log-writer")
         .finish(std::io::stderr());
+    // Colours only for a terminal: in a file or a pipe the escape codes were a third of each line.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(writer);
     if json {
         builder.json().init();

@@ -17,6 +17,7 @@ use crate::a2a_v1::stream_response;
 use crate::core::callers::Caller;
 use crate::core::state::AppState;
 use crate::http::auth::HttpError;
+use crate::http::request_log::RequestLine;
 use crate::http::sse;
 use axum::body::Body;
 use axum::extract::{Path, Query, State};
@@ -194,7 +195,16 @@ async fn answer(
         &outcome,
         started.elapsed(),
     );
-    tracing::info!(request_id = %request_id, method = name, binding = "HTTP+JSON", caller = %caller.id, outcome = %outcome, elapsed_ms = started.elapsed().as_millis() as u64, "request");
+    RequestLine {
+        request_id: &request_id,
+        binding: "HTTP+JSON",
+        version: "1.0",
+        method: name,
+        caller: &caller.id,
+        outcome: &outcome,
+        elapsed: started.elapsed(),
+    }
+    .log();
     response
 }
 

@@ -10,6 +10,7 @@ use crate::core::callers::Caller;
 use crate::core::errors::ServerError;
 use crate::core::state::AppState;
 use crate::http::auth::HttpError;
+use crate::http::request_log::RequestLine;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -295,6 +296,15 @@ pub(crate) async fn rpc_handler(
         &h.outcome,
         started.elapsed(),
     );
-    tracing::info!(request_id = %request_id, method = h.method, version, caller = %caller.id, outcome = %h.outcome, elapsed_ms = started.elapsed().as_millis() as u64, "request");
+    RequestLine {
+        request_id: &request_id,
+        binding: "JSON-RPC",
+        version,
+        method: h.method,
+        caller: &caller.id,
+        outcome: &h.outcome,
+        elapsed: started.elapsed(),
+    }
+    .log();
     h.response
 }

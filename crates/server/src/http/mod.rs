@@ -11,4 +11,5 @@ pub(crate) mod feeds;
 pub(crate) mod health;
 pub(crate) mod jsonrpc;
 pub mod metrics;
+pub(crate) mod request_log;
 pub(crate) mod sse;

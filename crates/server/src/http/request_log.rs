@@ -1,0 +1,53 @@
+//! The log line of one request. A request that succeeded is logged at `debug`: the metrics
+//! count it (`ecclesia_requests_total`, the latency histograms), and at thousands a second its
+//! line was most of what the server wrote, enough to slow the task store's `fsync`s when the
+//! log shared its disk. A request that failed, was refused or was rate-limited is logged at
+//! `info`, so that the default log shows what an operator has to look at.
+
+use std::time::Duration;
+
+/// Outcomes of requests that succeeded: the answer was sent, or a stream was opened.
+const SUCCESSES: [&str; 2] = ["ok", "stream"];
+
+/// One finished request, as the log shows it.
+pub(crate) struct RequestLine<'a> {
+    pub request_id: &'a str,
+    /// `JSON-RPC` or `HTTP+JSON`.
+    pub binding: &'static str,
+    /// The A2A version the request was answered in.
+    pub version: &'static str,
+    pub method: &'a str,
+    pub caller: &'a str,
+    /// `ok`, `stream`, or the error code.
+    pub outcome: &'a str,
+    pub elapsed: Duration,
+}
+
+impl RequestLine<'_> {
+    pub(crate) fn log(&self) {
+        let elapsed_ms = self.elapsed.as_millis() as u64;
+        if SUCCESSES.contains(&self.outcome) {
+            tracing::debug!(
+                request_id = self.request_id,
+                binding = self.binding,
+                version = self.version,
+                method = self.method,
+                caller = self.caller,
+                outcome = self.outcome,
+                elapsed_ms,
+                "request"
+            );
+        } else {
+            tracing::info!(
+                request_id = self.request_id,
+                binding = self.binding,
+                version = self.version,
+                method = self.method,
+                caller = self.caller,
+                outcome = self.outcome,
+                elapsed_ms,
+                "request"
+            );
+        }
+    }
+}
