@@ -25,9 +25,12 @@
 //! model, and a dense-only line; nothing is computed. Rows `~priority set` and
 //! `~elsewhere` split the queries by where their expected documents are (the
 //! set the background worker embeds first, or not).
+//! `ECCLESIA_EVAL_MODES` (comma-separated: `hybrid`, `lexical`, `dense`, or
+//! a line's whole name) keeps only those lines of each set.
 //! `ECCLESIA_EVAL_MISSES` prints the hybrid misses with the expected
 //! document's rank in the first 100 of the hybrid, lexical and dense lists
-//! (with transformer vectors: the transformer's and the static list apart).
+//! (with transformer vectors: the transformer's and the static list apart);
+//! with `ECCLESIA_EVAL_RANKS` as well, every query's rank in the hybrid's 10.
 //! The test fails when a set's hybrid recall@10 falls under its floor
 //! (`ECCLESIA_EVAL_MIN_RECALL`, default 0.5): a regression guard, not a target.
 
@@ -156,6 +159,21 @@ fn evaluate(
             .hits
             .iter()
             .position(|h| q.want.iter().any(|w| matches(&h.doc.id, w)));
+        if diagnose.is_some() && std::env::var_os("ECCLESIA_EVAL_RANKS").is_some() {
+            let at = rank.map_or("-".to_string(), |k| (k + 1).to_string());
+            let first: Vec<&str> = page
+                .hits
+                .iter()
+                .take(3)
+                .map(|h| h.doc.id.as_str())
+                .collect();
+            println!(
+                "  rank {at:>2} [{}] {} -> {}",
+                q.kind,
+                q.text,
+                first.join(", ")
+            );
+        }
         for key in [q.kind.clone(), "all".to_string(), q.group.to_string()] {
             let t = by_kind.entry(key).or_default();
             t.n += 1;
@@ -273,6 +291,13 @@ fn search_quality() {
         ];
         if semantic {
             modes.push(("dense (transformer and static)", SearchMode::Dense, true));
+        }
+        if let Ok(only) = std::env::var("ECCLESIA_EVAL_MODES") {
+            let only: Vec<&str> = only.split(',').map(str::trim).collect();
+            modes.retain(|m| {
+                only.iter()
+                    .any(|o| m.0 == *o || m.0.starts_with(&format!("{o} ")))
+            });
         }
         for (name, mode, expand) in modes {
             ecclesia_corpus::query::set_enabled(expand);

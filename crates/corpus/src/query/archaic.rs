@@ -6,83 +6,32 @@
 //! at query time without touching the index.
 
 use super::normalize::Normalized;
+use std::sync::OnceLock;
 
-/// Groups of words that mean the same in the texts' and in today's English.
-/// Every word of a group brings in all the others.
-const GROUPS: &[&[&str]] = &[
-    &["you", "thee", "thou", "ye"],
-    &["your", "thy", "thine"],
-    &["yours", "thine"],
-    &["yourself", "thyself"],
-    &["has", "hath"],
-    &["have", "hast"],
-    &["does", "doth"],
-    &["do", "dost"],
-    &["says", "saith"],
-    &["said", "spake", "quoth"],
-    &["spoke", "spake"],
-    &["shall", "shalt"],
-    &["will", "wilt"],
-    &["are", "art"],
-    &["were", "wert"],
-    &["rest", "repose"],
-    &["rests", "reposes", "reposeth", "repose"],
-    &["restless", "unquiet", "disquieted"],
-    &["to", "unto"],
-    &["truly", "verily", "amen"],
-    &["look", "behold"],
-    &["see", "behold"],
-    &["remain", "abide"],
-    &["stay", "abide"],
-    &["whoever", "whosoever"],
-    &["whatever", "whatsoever"],
-    &["why", "wherefore"],
-    &["where", "whither"],
-    &["before", "ere"],
-    &["often", "oft"],
-    &["clothes", "raiment", "garments"],
-    &["killed", "slain", "slew"],
-    &["strike", "smite"],
-    &["angry", "wroth"],
-    &["fathered", "begot", "begat"],
-    &["favored", "favoured"],
-    &["love", "charity"],
-    &["cup", "chalice"],
-    &["repent", "penance"],
-    &["spirit", "ghost"],
-    &["daily", "supersubstantial"],
-    &["debts", "trespasses"],
-    &["happy", "blessed"],
-    &["meaningless", "vanity"],
-    &["lord", "lorde"],
-    &["honor", "honour"],
-    &["labor", "labour"],
-    &["savior", "saviour"],
-    &["neighbor", "neighbour"],
-    &["noah", "noe"],
-    &["elijah", "elias"],
-    &["elisha", "eliseus"],
-    &["isaiah", "isaias"],
-    &["jeremiah", "jeremias"],
-    &["hosea", "osee"],
-    &["obadiah", "abdias"],
-    &["jonah", "jonas"],
-    &["micah", "micheas"],
-    &["zephaniah", "sophonias"],
-    &["haggai", "aggeus"],
-    &["zechariah", "zacharias"],
-    &["malachi", "malachias"],
-    &["ezra", "esdras"],
-    &["nehemiah", "nehemias"],
-    &["tobit", "tobias"],
-    &["sirach", "ecclesiasticus"],
-    &["chronicles", "paralipomenon"],
-    &["revelation", "apocalypse"],
-    &["hezekiah", "ezechias"],
-    &["josiah", "josias"],
-    &["judas", "jude"],
-    &["mary", "marie"],
-];
+/// The wordings file: one group of words a line, tab-separated.
+const DATA: &str = include_str!("../../data/wordings.tsv");
+
+/// Groups of words that mean the same in the texts' and in today's English
+/// (`data/wordings.tsv`). Every word of a group brings in all the others.
+fn groups() -> &'static [Vec<String>] {
+    static G: OnceLock<Vec<Vec<String>>> = OnceLock::new();
+    G.get_or_init(|| parse(DATA))
+}
+
+/// The groups of a wordings file (comments and blank lines skipped; a group
+/// of one word says nothing and is left out).
+fn parse(data: &str) -> Vec<Vec<String>> {
+    data.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            l.split('\t')
+                .map(|w| w.trim().to_lowercase())
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<String>>()
+        })
+        .filter(|g| g.len() > 1)
+        .collect()
+}
 
 /// Words never given an `-eth` form (not verbs, or already archaic).
 const NO_ETH: &[&str] = &[
@@ -144,10 +93,22 @@ pub fn variants(q: &Normalized) -> Vec<String> {
         }
     };
     for w in &q.words {
-        for g in GROUPS {
-            if g.contains(&w.as_str()) {
-                for other in g.iter() {
+        for g in groups() {
+            if g.iter().any(|x| x == w) {
+                for other in g {
                     push(other, &mut out);
+                }
+            }
+        }
+        // a third person verb of a group's word (`remains` → `abide`, and
+        // `abideth`, which the stemmer does not bring back to `abide`)
+        if let Some(base) = third_person_base(w) {
+            for g in groups().iter().filter(|g| g.iter().any(|x| x == base)) {
+                for other in g.iter().filter(|o| *o != base) {
+                    push(other, &mut out);
+                    if let Some(eth) = eth_form(&format!("{other}s")) {
+                        push(&eth, &mut out);
+                    }
                 }
             }
         }
@@ -158,15 +119,22 @@ pub fn variants(q: &Normalized) -> Vec<String> {
     out
 }
 
+/// `remains` → `remain`: the word without its third person `-s`, when it
+/// could be a verb's ([`eth_form`] gives it an `-eth` form).
+fn third_person_base(w: &str) -> Option<&str> {
+    eth_form(w)?;
+    w.strip_suffix('s')
+}
+
 /// The other wordings of one folded word (without the word itself), in a
 /// fixed order.
 pub fn word_variants(w: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for g in GROUPS {
-        if g.contains(&w) {
-            for other in g.iter() {
-                if *other != w && !out.iter().any(|x| x == other) {
-                    out.push((*other).to_string());
+    for g in groups() {
+        if g.iter().any(|x| x == w) {
+            for other in g {
+                if other != w && !out.contains(other) {
+                    out.push(other.clone());
                 }
             }
         }
@@ -212,6 +180,32 @@ mod tests {
         let got = v("the Lord hath given thee");
         assert!(got.contains(&"has".to_string()) && got.contains(&"you".to_string()));
         assert!(v("Noah and the ark").contains(&"noe".to_string()));
+    }
+
+    #[test]
+    fn the_wordings_file_parses() {
+        let g = parse("# a comment\nyou\tthee\n\nalone\n Has \thath\n");
+        assert_eq!(g, vec![vec!["you", "thee"], vec!["has", "hath"]]);
+        // every group of the shipped file has two words or more, folded
+        assert!(groups().len() > 60);
+        for g in groups() {
+            assert!(
+                g.iter().all(|w| !w.contains(' ') && *w == w.to_lowercase()),
+                "{g:?}"
+            );
+        }
+        assert!(v("the glory of God is man fully alive").contains(&"living".to_string()));
+    }
+
+    #[test]
+    fn a_third_person_verb_brings_its_groups_forms() {
+        let got = v("whoever remains in love remains in God");
+        for w in ["abide", "abideth", "remaineth", "whosoever", "charity"] {
+            assert!(got.iter().any(|g| g == w), "{w}: {got:?}");
+        }
+        assert_eq!(third_person_base("remains"), Some("remain"));
+        assert_eq!(third_person_base("kindness"), None);
+        assert_eq!(third_person_base("is"), None);
     }
 
     #[test]
