@@ -20,6 +20,9 @@
 //! rewritten, and a phrase of two or more words found inside a longer query is
 //! replaced in place ("St. Thomas, the Angelic Doctor" → "thomas thomas aquinas").
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
 /// One epithet: its folded phrasings (any language) and the name it stands for.
 #[derive(Debug, Clone, Copy)]
 pub struct Epithet {
@@ -410,52 +413,86 @@ fn is_lead(w: &str) -> bool {
     )
 }
 
+/// Every phrasing of the table, with its epithet and its place in the table (which decides
+/// between two phrases of the same length found in one query: the earlier one).
+struct Phrases {
+    by_phrase: HashMap<&'static str, (usize, &'static Epithet)>,
+    /// The most words in one phrasing.
+    max_words: usize,
+}
+
+fn phrases() -> &'static Phrases {
+    static PHRASES: LazyLock<Phrases> = LazyLock::new(|| {
+        let mut by_phrase = HashMap::new();
+        let mut max_words = 1;
+        let all = EPITHETS
+            .iter()
+            .flat_map(|e| e.phrases.iter().map(move |p| (*p, e)));
+        for (order, (p, e)) in all.enumerate() {
+            by_phrase.insert(p, (order, e));
+            max_words = max_words.max(p.split(' ').count());
+        }
+        Phrases {
+            by_phrase,
+            max_words,
+        }
+    });
+    &PHRASES
+}
+
 /// The name a folded query stands for, when it is (or contains) a known epithet.
 ///
 /// Returns the rewritten query: the epithet's name for a whole-query match, or the
-/// query with the epithet replaced by the name for a multi-word epithet inside it.
+/// query with the epithet replaced by the name for a multi-word epithet inside it (the
+/// longest such phrase, at its first place). Every run of the query's words is looked up
+/// in the table's phrases, not every phrase searched for in the query: this runs on every
+/// name look-up.
 pub fn expand(folded: &str) -> Option<String> {
+    let table = phrases();
     let words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
     let start = words.iter().take_while(|w| is_lead(w)).count();
     let core = words[start.min(words.len())..].join(" ");
-    for e in EPITHETS {
-        if e.phrases.iter().any(|p| *p == core || *p == folded) {
-            return Some(e.name.to_string());
-        }
+    let whole = [core.as_str(), folded]
+        .into_iter()
+        .filter_map(|q| table.by_phrase.get(q))
+        .min_by_key(|(order, _)| *order);
+    if let Some((_, e)) = whole {
+        return Some(e.name.to_string());
     }
-    // the longest multi-word epithet inside a longer query
-    let mut best: Option<(&str, usize, &Epithet)> = None;
-    for e in EPITHETS {
-        for p in e.phrases.iter().filter(|p| p.contains(' ')) {
-            if best.is_some_and(|(b, _, _)| p.len() <= b.len()) {
-                continue;
-            }
-            if let Some(at) = find_words(folded, p) {
-                best = Some((p, at, e));
-            }
-        }
-    }
-    let (p, at, e) = best?;
-    let replaced = format!("{}{}{}", &folded[..at], e.name, &folded[at + p.len()..]);
+    let (at, end, e) = longest_inner_phrase(folded, table)?;
+    let replaced = format!("{}{}{}", &folded[..at], e.name, &folded[end..]);
     Some(replaced.trim().to_string())
 }
 
-/// Where `phrase` first occurs in `folded` as whole words (folded text separates words by
-/// single spaces), without building padded copies of either.
-fn find_words(folded: &str, phrase: &str) -> Option<usize> {
-    let bytes = folded.as_bytes();
-    let mut starts = std::iter::once(0).chain(
-        bytes
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| **b == b' ')
-            .map(|(i, _)| i + 1),
-    );
-    // a prefix test at each word start: no substring searcher to set up per phrase
-    starts.find(|&at| {
-        let end = at + phrase.len();
-        bytes.get(at..end) == Some(phrase.as_bytes()) && (end == bytes.len() || bytes[end] == b' ')
-    })
+/// The longest phrase of two or more words that occurs in `folded` as whole words: its
+/// byte range and epithet. Of two as long, the one earlier in the table; of two places, the
+/// first.
+fn longest_inner_phrase(folded: &str, table: &Phrases) -> Option<(usize, usize, &'static Epithet)> {
+    // byte ranges of the words (folded text separates words by single spaces)
+    let mut spans = Vec::new();
+    let mut from = 0;
+    for w in folded.split(' ') {
+        if !w.is_empty() {
+            spans.push((from, from + w.len()));
+        }
+        from += w.len() + 1;
+    }
+    let mut best: Option<(usize, usize, usize, &'static Epithet)> = None;
+    for (i, &(at, _)) in spans.iter().enumerate() {
+        for &(_, end) in spans.iter().skip(i + 1).take(table.max_words - 1) {
+            let Some(&(order, e)) = table.by_phrase.get(&folded[at..end]) else {
+                continue;
+            };
+            let better = best.is_none_or(|(b_at, b_end, b_order, _)| {
+                let (len, b_len) = (end - at, b_end - b_at);
+                len > b_len || (len == b_len && order < b_order)
+            });
+            if better {
+                best = Some((at, end, order, e));
+            }
+        }
+    }
+    best.map(|(at, end, _, e)| (at, end, e))
 }
 
 #[cfg(test)]
@@ -494,6 +531,59 @@ mod tests {
                 assert_eq!(fold(p), *p, "not folded: {p}");
                 assert!(seen.insert(*p), "twice: {p}");
             }
+        }
+    }
+
+    /// The table look-up finds what searching every phrase in the query finds.
+    #[test]
+    fn the_phrase_map_agrees_with_a_scan_of_every_phrase() {
+        fn scan(folded: &str) -> Option<String> {
+            let words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
+            let start = words.iter().take_while(|w| is_lead(w)).count();
+            let core = words[start..].join(" ");
+            for e in EPITHETS {
+                if e.phrases.iter().any(|p| *p == core || *p == folded) {
+                    return Some(e.name.to_string());
+                }
+            }
+            let padded = format!(" {folded} ");
+            let mut best: Option<(&str, usize, &Epithet)> = None;
+            for e in EPITHETS {
+                for p in e.phrases.iter().filter(|p| p.contains(' ')) {
+                    if best.is_some_and(|(b, _, _)| p.len() <= b.len()) {
+                        continue;
+                    }
+                    if let Some(at) = padded.find(&format!(" {p} ")) {
+                        best = Some((p, at, e));
+                    }
+                }
+            }
+            let (p, at, e) = best?;
+            Some(
+                format!("{}{}{}", &folded[..at], e.name, &folded[at + p.len()..])
+                    .trim()
+                    .to_string(),
+            )
+        }
+        let mut queries = vec![
+            "the angelic doctor".to_string(),
+            "st thomas the angelic doctor and the seraphic doctor".to_string(),
+            "good pope john xxiii".to_string(),
+            "pope benedict xvi".to_string(),
+            "".to_string(),
+            "the".to_string(),
+            "saint  angelic doctor".to_string(),
+        ];
+        for e in EPITHETS {
+            for p in e.phrases {
+                queries.push(p.to_string());
+                queries.push(format!("saint {p}"));
+                queries.push(format!("life of {p} in rome"));
+                queries.push(format!("{p} and {}", e.phrases[0]));
+            }
+        }
+        for q in &queries {
+            assert_eq!(expand(q), scan(q), "{q:?}");
         }
     }
 }
