@@ -311,13 +311,16 @@ fn main() {
             let qs = queries(&args[3]);
             for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
                 let mut times = Vec::new();
+                let mut cpu = 0.0;
                 let mut sem_times = Vec::new();
                 for _ in 0..3 {
                     for (q, _) in &qs {
                         let mut r = SearchRequest::new(q.clone());
                         r.mode = mode;
                         let t = Instant::now();
+                        let c0 = thread_cpu();
                         let _ = c.search(&r).expect("search");
+                        cpu += thread_cpu() - c0;
                         times.push(t.elapsed().as_secs_f64() * 1000.0);
                         if mode == SearchMode::Dense && c.semantic().is_some() {
                             let t = Instant::now();
@@ -328,7 +331,7 @@ fn main() {
                 }
                 times.sort_by(|a, b| a.total_cmp(b));
                 let p = |x: f64| times[((times.len() as f64 - 1.0) * x) as usize];
-                println!("{mode:?}: p50 {:.1} ms, p99 {:.1} ms over {} searches", p(0.5), p(0.99), times.len());
+                println!("{mode:?}: p50 {:.1} ms, p99 {:.1} ms over {} searches, mean CPU {:.2} ms", p(0.5), p(0.99), times.len(), cpu * 1000.0 / times.len().max(1) as f64);
                 if !sem_times.is_empty() {
                     sem_times.sort_by(|a, b| a.total_cmp(b));
                     let p = |x: f64| sem_times[((sem_times.len() as f64 - 1.0) * x) as usize];

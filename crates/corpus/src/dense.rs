@@ -196,6 +196,13 @@ fn probe_index(
         allowed.reset(len);
         let (mut end, mut whole) = (0usize, true);
         let (mut present, mut english) = (0u64, 0u64);
+        // Adjacent spans (every document, without filters) are one run: a
+        // range operation per document cost more than the probe's bookkeeping.
+        let mut run = 0..0;
+        let mut add_run = |run: &std::ops::Range<usize>| {
+            allowed.set_range(run.start, run.end);
+            present += ix.present.count_range(run.start, run.end);
+        };
         for span in spans {
             let lo = (span.first_ord as usize).min(len);
             let hi = ((span.first_ord + span.count) as usize).clamp(lo, len);
@@ -204,9 +211,14 @@ fn probe_index(
             }
             whole &= lo == end;
             end = hi;
-            allowed.set_range(lo, hi);
-            present += ix.present.count_range(lo, hi);
+            if lo == run.end {
+                run.end = hi;
+            } else {
+                add_run(&run);
+                run = lo..hi;
+            }
         }
+        add_run(&run);
         whole &= end == len;
         scan.present += present;
         scan.english += english;
@@ -758,6 +770,24 @@ mod tests {
             if q != 15_000 {
                 assert_eq!(scan.hits[0].0, q as u64);
             }
+        }
+        // The same rows as many adjacent documents (runs of spans): the same scan.
+        let pieces: Vec<(u64, u64)> = (0..8)
+            .map(|i| (1_000 + i * 1_000, 1_000))
+            .chain([(21_000, 400), (21_400, 600)])
+            .collect();
+        let every: Vec<(u64, u64)> = (0..n as u64).step_by(700).map(|f| (f, 700)).collect();
+        for q in [3_000usize, 21_500] {
+            let two = top_cosine(&rows, &row_vec(q), 50, 10, spans_of(&spans));
+            let many = top_cosine(&rows, &row_vec(q), 50, 10, spans_of(&pieces));
+            assert_eq!(
+                (many.hits, many.present, many.english),
+                (two.hits, two.present, two.english)
+            );
+            let one = top_cosine(&rows, &row_vec(q), 30, 10, spans_of(&[(0, n as u64)]));
+            let all = top_cosine(&rows, &row_vec(q), 30, 10, spans_of(&every));
+            assert_eq!(all.hits, one.hits);
+            assert_eq!(all.present, n as u64 - 1);
         }
         // A small filtered set is scanned exactly.
         let spans = [(100u64, 300u64), (22_000, 100)];
