@@ -98,10 +98,10 @@ pub struct SearchTuning {
     /// left at 1: the dev set is almost all priority set).
     #[serde(default = "default_priority_weight")]
     pub priority_weight: f32,
-    /// Least number of passages each list gives the fusion (a search of 10
-    /// documents takes 300: dev with the priority set's vectors 0.914/0.740
-    /// -> 0.927/0.761 recall@10/MRR, static only 0.881/0.681 -> 0.894/0.696,
-    /// against 100; 500 and 1,000 were no better).
+    /// Least number of passages each list gives the fusion. 300 raised dev
+    /// (with the priority set's vectors 0.914/0.740 -> 0.927/0.761 recall@10/MRR)
+    /// but not the held-out sets (within a query each way), and cost a quarter of
+    /// the throughput at 16 connections (BM25 collects 4 x this many): 100.
     #[serde(default = "default_candidates")]
     pub candidates: usize,
 }
@@ -172,7 +172,7 @@ fn default_priority_weight() -> f32 {
 }
 
 fn default_candidates() -> usize {
-    300
+    100
 }
 
 /// A document search.
