@@ -38,6 +38,7 @@ for s in a b c d; do
     cp -r "$STORE" "$WORK/store-$s"
     rm -f "$WORK/store-$s/state.sqlite"*
 done
+sync # the copies to disk now, not as the kernel's 30 s writeback in the middle of a run
 
 serve() { # name port extra-args...
     local name=$1 port=$2 bin=$BIN

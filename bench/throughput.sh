@@ -21,6 +21,9 @@ cleanup() { kill "${EPID:-}" "${PPID_:-}" 2>/dev/null || true; wait 2>/dev/null 
 trap cleanup EXIT
 cp -r "$STORE" "$WORK/store"
 rm -f "$WORK/store/state.sqlite"*
+# The copy to disk now, not 30 s into the runs: the kernel writes dirty pages back after 30 s,
+# and the store's copy (hundreds of MB) made the task store's fsyncs wait up to 200 ms then.
+sync
 # No rate limits for the load test (the loopback anonymous plan allows 1,200 a minute), and
 # no background embedding (it would take CPU from the requests measured).
 printf '[plans.anonymous]\na2a = true\n\n[corpus]\nembeddings = "off"\n' > "$WORK/bench.toml"
