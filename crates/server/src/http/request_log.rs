@@ -23,31 +23,30 @@ pub(crate) struct RequestLine<'a> {
     pub elapsed: Duration,
 }
 
+/// The line itself, at the level `$level` (`debug` or `info`): a tracing event's level is
+/// part of its static call site, so each level needs its own.
+macro_rules! request_event {
+    ($level:ident, $line:expr, $elapsed_ms:expr) => {
+        tracing::$level!(
+            request_id = $line.request_id,
+            binding = $line.binding,
+            version = $line.version,
+            method = $line.method,
+            caller = $line.caller,
+            outcome = $line.outcome,
+            elapsed_ms = $elapsed_ms,
+            "request"
+        )
+    };
+}
+
 impl RequestLine<'_> {
     pub(crate) fn log(&self) {
         let elapsed_ms = self.elapsed.as_millis() as u64;
         if SUCCESSES.contains(&self.outcome) {
-            tracing::debug!(
-                request_id = self.request_id,
-                binding = self.binding,
-                version = self.version,
-                method = self.method,
-                caller = self.caller,
-                outcome = self.outcome,
-                elapsed_ms,
-                "request"
-            );
+            request_event!(debug, self, elapsed_ms);
         } else {
-            tracing::info!(
-                request_id = self.request_id,
-                binding = self.binding,
-                version = self.version,
-                method = self.method,
-                caller = self.caller,
-                outcome = self.outcome,
-                elapsed_ms,
-                "request"
-            );
+            request_event!(info, self, elapsed_ms);
         }
     }
 }
