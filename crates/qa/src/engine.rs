@@ -78,6 +78,10 @@ impl QaEngine {
         generator: Arc<dyn Generator>,
         config: QaConfig,
     ) -> Self {
+        if config.refuse_off_topic {
+            // Train the on-topic model now (≈ 0.2–0.4 s) rather than on the first question.
+            crate::topic::warm();
+        }
         QaEngine {
             retriever,
             generator,

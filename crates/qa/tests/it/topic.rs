@@ -3,7 +3,7 @@
 //! the classifier was written). Prints precision and recall of both decisions
 //! (answered = on topic, refused = off topic) per set, and every miss.
 
-use ecclesia_qa::classify;
+use ecclesia_qa::{classify, TopicScore};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -32,12 +32,25 @@ fn ratio(a: usize, b: usize) -> f64 {
     }
 }
 
+/// The decision measured: the learned model's, or (with `ECCLESIA_TOPIC_RULE=lexicon`)
+/// the word lists' own rule, to compare the two; `ECCLESIA_TOPIC_THRESHOLD` tries
+/// another probability threshold (chosen on the dev set only).
+fn decide(s: &TopicScore) -> bool {
+    if std::env::var("ECCLESIA_TOPIC_RULE").as_deref() == Ok("lexicon") {
+        return s.lexicon_on_topic();
+    }
+    match std::env::var("ECCLESIA_TOPIC_THRESHOLD").map(|t| t.parse::<f32>()) {
+        Ok(Ok(t)) => s.probability >= t,
+        _ => s.on_topic(),
+    }
+}
+
 fn measure(name: &str, raw: &str) -> Figures {
     let set: Vec<Labelled> = serde_json::from_str(raw).expect("labelled set parses");
     let (mut tp, mut fp, mut tn, mut fneg) = (0, 0, 0, 0);
     for l in &set {
         let s = classify(&l.q);
-        let on = s.on_topic();
+        let on = decide(&s);
         match (on, l.on_topic) {
             (true, true) => tp += 1,
             (true, false) => fp += 1,
@@ -46,11 +59,12 @@ fn measure(name: &str, raw: &str) -> Figures {
         }
         if on != l.on_topic {
             eprintln!(
-                "{name}: MISS [{} {}] {:?} → {} (faith {}, off {}, {:?})",
+                "{name}: MISS [{} {}] {:?} → {} (p {:.2}, faith {}, off {}, {:?})",
                 l.lang,
                 l.kind,
                 l.q,
                 if on { "answered" } else { "refused" },
+                s.probability,
                 s.faith,
                 s.off_topic,
                 s.matched
@@ -83,7 +97,7 @@ fn measure(name: &str, raw: &str) -> Figures {
             .iter()
             .filter(|l| l.lang == lang && l.on_topic)
             .collect();
-        let ok = of.iter().filter(|l| classify(&l.q).on_topic()).count();
+        let ok = of.iter().filter(|l| decide(&classify(&l.q))).count();
         eprintln!("{name}:   {lang}: on-topic answered {ok}/{}", of.len());
     }
     f
@@ -95,6 +109,7 @@ fn sets_are_large_and_balanced() {
         include_str!("../fixtures/topic_dev.json"),
         include_str!("../fixtures/topic_test.json"),
         include_str!("../fixtures/topic_test2.json"),
+        include_str!("../fixtures/topic_test3.json"),
     ] {
         let set: Vec<Labelled> = serde_json::from_str(raw).expect("parses");
         let on = set.iter().filter(|l| l.on_topic).count();
@@ -145,14 +160,34 @@ fn classifier_on_held_out_set() {
 fn classifier_on_second_held_out_set() {
     // Written in session 9 by someone who had not seen the lexicons or the dev set.
     let f = measure("held-out 2", include_str!("../fixtures/topic_test2.json"));
-    // measured before any change made with it in view (the word lists): answered
-    // precision 0.834, recall 0.864; refused precision 0.859, recall 0.829 (43 misses)
+    // measured once with the word lists' rule before the learned model, which was
+    // made with its misses in view (so no longer held out for it): answered precision
+    // 0.834, recall 0.864; refused precision 0.859, recall 0.829 (43 misses). The
+    // learned model: 0.963 / 0.929, 0.931 / 0.964 (15 misses)
     assert!(
-        f.answered_precision >= 0.82 && f.answered_recall >= 0.85,
+        f.answered_precision >= 0.94 && f.answered_recall >= 0.91,
         "{f:?}"
     );
     assert!(
-        f.refused_precision >= 0.84 && f.refused_recall >= 0.81,
+        f.refused_precision >= 0.91 && f.refused_recall >= 0.94,
+        "{f:?}"
+    );
+}
+
+#[test]
+fn classifier_on_third_held_out_set() {
+    // Written in session 9 by someone who had seen neither the word lists, the
+    // training set nor the other sets; measured once, after the learned model was done.
+    let f = measure("held-out 3", include_str!("../fixtures/topic_test3.json"));
+    // measured: the learned model answered precision 0.959, recall 0.900; refused
+    // precision 0.906, recall 0.962 (18 misses); the word lists' rule on the same set
+    // 0.840 / 0.846, 0.845 / 0.838 (41 misses)
+    assert!(
+        f.answered_precision >= 0.94 && f.answered_recall >= 0.88,
+        "{f:?}"
+    );
+    assert!(
+        f.refused_precision >= 0.89 && f.refused_recall >= 0.94,
         "{f:?}"
     );
 }
