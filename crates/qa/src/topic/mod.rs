@@ -13,7 +13,9 @@
 //!   trained at first use on the 2,000 labelled questions of
 //!   `data/topic_train.json`;
 //! - [`classify`]: the word lists' scores and the model's probability; a question
-//!   is on topic when the probability is at least [`THRESHOLD`]. The word lists'
+//!   that cites a Bible verse is on topic (unless it is clearly another kind of
+//!   request, such as code: off-topic score ≥ [`CLEAR_REQUEST`]), any other
+//!   when the probability is at least [`THRESHOLD`]. The word lists'
 //!   own rule (a faith score of at least [`MIN_FAITH`] beating the off-topic
 //!   score by [`MARGIN`], or by [`MARGIN_CLEAR_REQUEST`] against a clear request)
 //!   is kept as [`TopicScore::lexicon_on_topic`], to compare.
@@ -71,8 +73,13 @@ pub struct TopicScore {
 pub const THRESHOLD: f32 = 0.5;
 
 impl TopicScore {
-    /// The decision: the learned model's probability against `THRESHOLD` (0.5).
+    /// The decision: a question that cites a Bible verse is on topic unless it is
+    /// clearly a request of another kind (code that parses references); otherwise
+    /// the learned model's probability against `THRESHOLD` (0.5).
     pub fn on_topic(&self) -> bool {
+        if self.bible_reference && self.off_topic < CLEAR_REQUEST {
+            return true;
+        }
         self.probability >= THRESHOLD
     }
 
