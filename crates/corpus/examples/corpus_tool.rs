@@ -498,6 +498,103 @@ fn main() {
             }
             println!("lexical list: mean {mean:.2} ms CPU, p50 {:.2}, p90 {:.2}, p99 {:.2} over {} queries", p(0.5), p(0.9), p(0.99), times.len());
         }
+        Some("lexcheck") => {
+            // `lexcheck <store> <queries.tsv>`: the finding pass of each split query scored term
+            // by term (`lexical::accumulate`) against tantivy's BooleanQuery of the same terms.
+            use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+            let index = tantivy::Index::open_in_dir(PathBuf::from(&args[2]).join("tantivy")).expect("index");
+            ecclesia_corpus::lexical::register_tokenizers(&index);
+            let (_, fields) = ecclesia_corpus::lexical::schema();
+            let searcher = index.reader().expect("reader").searcher();
+            let limit = (searcher.num_docs() as f64 * ecclesia_corpus::lexical::COMMON_SHARE) as u64;
+            let (mut same, mut checked, mut worst) = (0, 0, 0f32);
+            for (q, _) in &queries(&args[3]) {
+                let lq = ecclesia_corpus::lexical::build_query(&index, &fields, q, &Filters::default(), (1.5, 1.5)).expect("query");
+                let ecclesia_corpus::lexical::LexicalQuery::Split { terms, .. } = &lq else { continue };
+                let finding: Vec<(&tantivy::Term, f32)> = terms.iter().filter(|(t, _)| searcher.doc_freq(t).expect("df") <= limit).map(|(t, b)| (t, *b)).collect();
+                let clauses: Vec<(Occur, Box<dyn Query>)> = finding.iter().map(|(t, b)| {
+                    let tq: Box<dyn Query> = Box::new(TermQuery::new((*t).clone(), tantivy::schema::IndexRecordOption::WithFreqs));
+                    (Occur::Should, Box::new(BoostQuery::new(tq, *b)) as Box<dyn Query>)
+                }).collect();
+                let mut a = ecclesia_corpus::lexical::accumulate(&searcher, &finding, 400).expect("accumulate");
+                let b = searcher.search(&BooleanQuery::new(clauses), &tantivy::collector::TopDocs::with_limit(400).order_by_score()).expect("search");
+                a.sort_by(|x, y| y.0.total_cmp(&x.0).then((x.1.segment_ord, x.1.doc_id).cmp(&(y.1.segment_ord, y.1.doc_id))));
+                checked += 1;
+                // the same passages down to the last score (ties at the cut may differ)
+                let cut = b.last().map(|x| x.0).unwrap_or(0.0);
+                let sa: std::collections::HashSet<_> = a.iter().filter(|x| x.0 > cut * 1.0001).map(|x| x.1).collect();
+                let sb: std::collections::HashSet<_> = b.iter().filter(|x| x.0 > cut * 1.0001).map(|x| x.1).collect();
+                for ((x, _), (y, _)) in a.iter().zip(&b) {
+                    worst = worst.max((x - y).abs() / y.abs().max(1e-6));
+                }
+                if sa == sb && a.len() == b.len() {
+                    same += 1;
+                } else {
+                    println!("  differs ({} vs {}, {} vs {} above the cut): {q}", a.len(), b.len(), sa.len(), sb.len());
+                }
+            }
+            println!("{same} of {checked} split queries: the same passages; largest relative score difference by rank {worst:.2e}");
+        }
+        Some("lexshape") => {
+            // `lexshape <store> <queries.tsv>`: the shape of each query's BM25 list (whole or
+            // split), its term clauses with postings by field, and the CPU time it takes.
+            let index = tantivy::Index::open_in_dir(PathBuf::from(&args[2]).join("tantivy")).expect("index");
+            ecclesia_corpus::lexical::register_tokenizers(&index);
+            let (_, fields) = ecclesia_corpus::lexical::schema();
+            let schema = index.schema();
+            let searcher = index.reader().expect("reader").searcher();
+            let qs = queries(&args[3]);
+            let (mut whole, mut whole_ms, mut split_ms, mut terms_all, mut with_postings) = (0usize, 0.0, 0.0, 0usize, 0usize);
+            let mut by_field: std::collections::BTreeMap<String, usize> = Default::default();
+            let (mut postings, mut all_postings) = (0u64, Vec::new());
+            for (q, _) in &qs {
+                let lq = ecclesia_corpus::lexical::build_query(&index, &fields, q, &Filters::default(), (1.5, 1.5)).expect("query");
+                let t = thread_cpu();
+                let _ = ecclesia_corpus::lexical::top_docs(&searcher, &lq, 100).expect("top");
+                let ms = (thread_cpu() - t) * 1000.0;
+                match &lq {
+                    ecclesia_corpus::lexical::LexicalQuery::Whole(_) => {
+                        whole += 1;
+                        whole_ms += ms;
+                        if std::env::var("SHOW").is_ok() {
+                            println!("  whole {ms:6.2} ms  {q}");
+                        }
+                    }
+                    ecclesia_corpus::lexical::LexicalQuery::Split { terms, .. } => {
+                        split_ms += ms;
+                        terms_all += terms.len();
+                        let limit = (searcher.num_docs() as f64 * ecclesia_corpus::lexical::COMMON_SHARE) as u64;
+                        let mut body_texts = std::collections::HashSet::new();
+                        for (t, _) in terms {
+                            let df = searcher.doc_freq(t).expect("df");
+                            if df > 0 && df <= limit {
+                                with_postings += 1;
+                                postings += df;
+                                let name = schema.get_field_name(t.field()).to_string();
+                                if name.starts_with("body_") {
+                                    body_texts.insert(t.value().as_str().unwrap_or("").to_string());
+                                }
+                                *by_field.entry(name).or_default() += 1;
+                            }
+                        }
+                        *by_field.entry("(distinct body texts)".into()).or_default() += body_texts.len();
+                        if std::env::var("SHOW").is_ok() {
+                            println!("  split {ms:6.2} ms  {postings:8} postings  {q}");
+                        }
+                        all_postings.push(postings);
+                        postings = 0;
+                    }
+                }
+            }
+            let split = qs.len() - whole;
+            println!("whole: {whole} queries, mean {:.2} ms CPU; split: {split} queries, mean {:.2} ms CPU, {:.1} terms a query ({:.1} finding: with postings, not common)", whole_ms / whole.max(1) as f64, split_ms / split.max(1) as f64, terms_all as f64 / split.max(1) as f64, with_postings as f64 / split.max(1) as f64);
+            all_postings.sort_unstable();
+            let p = |x: f64| all_postings.get(((all_postings.len() as f64 - 1.0) * x) as usize).copied().unwrap_or(0);
+            println!("postings of the finding terms: p50 {}, p90 {}, max {}", p(0.5), p(0.9), p(1.0));
+            for (f, n) in by_field {
+                println!("  {f}: {:.2} finding terms a query", n as f64 / split.max(1) as f64);
+            }
+        }
         Some("merge") => {
             // `merge <store>`: merge the tantivy segments of a store copy into one, as an
             // ingest now does (to measure a store built before; never a store being served).
