@@ -104,6 +104,31 @@ pub struct SearchTuning {
     /// the throughput at 16 connections (BM25 collects 4 x this many): 100.
     #[serde(default = "default_candidates")]
     pub candidates: usize,
+    /// The transformer list gives the fusion this many times the passages of
+    /// the other lists, from the same rows rescored exactly (so a deeper list
+    /// costs only its length; the BM25 list's depth is what costs CPU).
+    #[serde(default = "default_semantic_depth")]
+    pub semantic_depth: usize,
+    /// A query of at least this many words, with no quoted phrase and no
+    /// Summa reference, is a description of a passage in one's own words
+    /// ([`crate::query::shape`]), whose lists are weighed by the
+    /// `description_*` factors below (0: no query is).
+    #[serde(default = "default_description_words")]
+    pub description_words: usize,
+    /// For a description: the transformer list's weight is multiplied by this.
+    #[serde(default = "default_one")]
+    pub description_semantic: f32,
+    /// For a description: the BM25 list's weight is multiplied by this.
+    #[serde(default = "default_one")]
+    pub description_lexical: f32,
+    /// For a description: the rerank's weight is multiplied by this.
+    #[serde(default = "default_one")]
+    pub description_rerank: f32,
+    /// The documents of the transformer list's first passages, up to this
+    /// many, join the first `rerank_docs` fused documents in the rerank (a
+    /// document the meaning finds but the words miss can then rise).
+    #[serde(default = "default_rerank_semantic_docs")]
+    pub rerank_semantic_docs: usize,
 }
 
 impl Default for SearchTuning {
@@ -127,6 +152,12 @@ impl Default for SearchTuning {
             commentary_weight: default_commentary_weight(),
             priority_weight: default_priority_weight(),
             candidates: default_candidates(),
+            semantic_depth: default_semantic_depth(),
+            description_words: default_description_words(),
+            description_semantic: 1.0,
+            description_lexical: 1.0,
+            description_rerank: 1.0,
+            rerank_semantic_docs: default_rerank_semantic_docs(),
         }
     }
 }
@@ -173,6 +204,22 @@ fn default_priority_weight() -> f32 {
 
 fn default_candidates() -> usize {
     100
+}
+
+fn default_semantic_depth() -> usize {
+    1
+}
+
+fn default_description_words() -> usize {
+    0
+}
+
+fn default_one() -> f32 {
+    1.0
+}
+
+fn default_rerank_semantic_docs() -> usize {
+    0
 }
 
 /// A document search.
@@ -614,7 +661,8 @@ impl Corpus {
             codes: None,
             index: None,
         };
-        self.top_cosine(&rows, &qv, n, filters).hits
+        self.top_cosine(&rows, &qv, n, self.tuning.rescore_factor, filters)
+            .hits
     }
 
     /// Transformer passage ranking (cosine over the passages that have a
@@ -633,13 +681,25 @@ impl Corpus {
         n: usize,
         filters: &Filters,
     ) -> (Vec<(u64, f32)>, f32) {
+        self.semantic_ranked_with(query, n, self.tuning.rescore_factor, filters)
+    }
+
+    /// [`semantic_ranked`](Self::semantic_ranked) keeping `rescore_factor × n`
+    /// rows (at least [`MIN_RESCORE`]) of the first pass.
+    fn semantic_ranked_with(
+        &self,
+        query: &str,
+        n: usize,
+        rescore_factor: usize,
+        filters: &Filters,
+    ) -> (Vec<(u64, f32)>, f32) {
         let Some(s) = &self.semantic else {
             return (Vec::new(), 0.0);
         };
         let Some(qv) = s.query_vector(query) else {
             return (Vec::new(), 0.0);
         };
-        let scan = s.scan(|rows| self.top_cosine(rows, &qv, n, filters));
+        let scan = s.scan(|rows| self.top_cosine(rows, &qv, n, rescore_factor, filters));
         let coverage = if scan.english == 0 {
             0.0
         } else {
@@ -650,7 +710,14 @@ impl Corpus {
 
     /// The `n` rows most similar to `qv` among the documents passing `filters`
     /// ([`dense::top_cosine`]).
-    fn top_cosine(&self, rows: &Rows<'_>, qv: &[f32], n: usize, filters: &Filters) -> Scan {
+    fn top_cosine(
+        &self,
+        rows: &Rows<'_>,
+        qv: &[f32],
+        n: usize,
+        rescore_factor: usize,
+        filters: &Filters,
+    ) -> Scan {
         let all = filters.is_empty();
         let spans = self
             .docs
@@ -661,7 +728,7 @@ impl Corpus {
                 count: d.count,
                 english: d.language == "en",
             });
-        dense::top_cosine(rows, qv, n, self.tuning.rescore_factor, spans)
+        dense::top_cosine(rows, qv, n, rescore_factor, spans)
     }
 
     /// Says how far the transformer vectors have got while they are partial.
@@ -689,19 +756,27 @@ impl Corpus {
         filters: &Filters,
         mode: SearchMode,
     ) -> Result<(Vec<(u64, f32)>, SearchMode), CorpusError> {
-        let (lists, mode) = self.lists(query, n, filters, mode)?;
-        Ok((fusion::rrf(&lists), mode))
+        let lists = self.lists(query, n, filters, mode)?;
+        Ok((fusion::rrf(&lists.weighted), lists.mode))
+    }
+
+    /// True when `query` describes a passage in plain words
+    /// ([`SearchTuning::description_words`]).
+    fn is_description(&self, query: &str) -> bool {
+        crate::query::enabled()
+            && crate::query::shape::shape(query, self.tuning.description_words)
+                == crate::query::shape::Shape::Description
     }
 
     /// The weighted passage lists of a mode (lexical, transformer, static
-    /// vectors), best first; returns the mode used.
+    /// vectors), best first, and the mode used.
     fn lists(
         &self,
         query: &str,
         n: usize,
         filters: &Filters,
         mode: SearchMode,
-    ) -> Result<(Vec<Weighted>, SearchMode), CorpusError> {
+    ) -> Result<Lists, CorpusError> {
         let t = self.tuning;
         let dense = self.dense.is_some() || self.has_semantic();
         let mode = if !dense && mode == SearchMode::Hybrid {
@@ -716,8 +791,22 @@ impl Corpus {
             }
         };
         if mode == SearchMode::Lexical {
-            return Ok((vec![(lexical.unwrap_or_default(), 1.0)], mode));
+            return Ok(Lists {
+                weighted: vec![(lexical.unwrap_or_default(), 1.0)],
+                mode,
+                semantic: None,
+            });
         }
+        // A description in plain words leans on the meaning, a short topic or
+        // a quotation on the words.
+        let (lexical_weight, semantic_weight) = if self.is_description(query) {
+            (
+                t.lexical_weight * t.description_lexical,
+                t.semantic_weight * t.description_semantic,
+            )
+        } else {
+            (t.lexical_weight, t.semantic_weight)
+        };
         // The vector models are English: a question in another language is embedded with
         // the glossary's English renderings of its terms beside it.
         let vector_query = crate::query::english(query);
@@ -726,24 +815,36 @@ impl Corpus {
         // that share of its weight (while the background vectors cover the
         // magisterial documents only, they must not crowd out the rest), and
         // the static list — a distillation of the same model, much weaker —
-        // gives way as the transformer covers more.
+        // gives way as the transformer covers more. The transformer list is
+        // `semantic_depth` times as long, from as many rows rescored.
+        let depth = t.semantic_depth.max(1);
+        let rescore = match t.rescore_factor {
+            0 => 0,
+            f => (f / depth).max(1),
+        };
         let semantic = self
             .has_semantic()
-            .then(|| self.semantic_ranked(&vector_query, n, filters));
+            .then(|| self.semantic_ranked_with(&vector_query, n * depth, rescore, filters));
         let coverage = semantic.as_ref().map_or(0.0, |s| s.1);
         let stat = (self.dense.is_some() && coverage < 1.0)
             .then(|| self.dense_passages(&vector_query, n, filters));
-        let mut lists = Vec::with_capacity(3);
+        let mut weighted = Vec::with_capacity(3);
         if let Some(l) = lexical {
-            lists.push((l, t.lexical_weight));
+            weighted.push((l, lexical_weight));
         }
+        let mut semantic_at = None;
         if let Some((l, _)) = semantic {
-            lists.push((l, share * t.semantic_weight * coverage));
+            semantic_at = Some(weighted.len());
+            weighted.push((l, share * semantic_weight * coverage));
         }
         if let Some(l) = stat {
-            lists.push((l, share * t.dense_weight * (1.0 - coverage)));
+            weighted.push((l, share * t.dense_weight * (1.0 - coverage)));
         }
-        Ok((lists, mode))
+        Ok(Lists {
+            weighted,
+            mode,
+            semantic: semantic_at,
+        })
     }
 
     /// The documents `docs` ranked by their passage most similar to the
@@ -830,8 +931,9 @@ impl Corpus {
         mode: SearchMode,
     ) -> Result<(Vec<RankedDoc>, SearchMode), CorpusError> {
         let t = self.tuning;
-        let (lists, mode) = self.lists(query, n, filters, mode)?;
-        let ranked = fusion::rrf(&lists);
+        let lists = self.lists(query, n, filters, mode)?;
+        let mode = lists.mode;
+        let ranked = fusion::rrf(&lists.weighted);
         // Per document: its best passages' scores (best first) and the best one.
         let mut groups: HashMap<u32, (DocScores, u64)> = HashMap::new();
         for (ord, score) in &ranked {
@@ -865,16 +967,38 @@ impl Corpus {
             && mode != SearchMode::Lexical
             && self.has_semantic()
         {
-            let top: Vec<u32> = docs.iter().take(t.rerank_docs).map(|d| d.0).collect();
+            // The first fused documents, then those of the transformer
+            // list's first passages that are not among them.
+            let mut pool: Vec<u32> = docs.iter().take(t.rerank_docs).map(|d| d.0).collect();
+            if let Some(list) = lists.semantic.and_then(|i| lists.weighted.get(i)) {
+                let first = pool.len();
+                for (ord, _) in &list.0 {
+                    if pool.len() >= first + t.rerank_semantic_docs {
+                        break;
+                    }
+                    if let Some(d) = self.doc_of_ord(*ord).filter(|d| !pool.contains(d)) {
+                        pool.push(d);
+                    }
+                }
+            }
             let similar: Vec<u32> = self
-                .semantic_rerank(query, &top)
+                .semantic_rerank(query, &pool)
                 .into_iter()
                 .filter_map(|(ord, _)| self.doc_of_ord(ord))
                 .collect();
-            let slots = fusion::rerank_slots(&top, &similar);
-            let w = t.rerank_weight * vector_share(query);
-            for (d, slot) in docs.iter_mut().zip(slots) {
-                d.1 += w / (RRF_K + slot as f32 + 1.0);
+            let slots: HashMap<u32, usize> = pool
+                .iter()
+                .copied()
+                .zip(fusion::rerank_slots(&pool, &similar))
+                .collect();
+            let mut w = t.rerank_weight * vector_share(query);
+            if self.is_description(query) {
+                w *= t.description_rerank;
+            }
+            for d in docs.iter_mut() {
+                if let Some(slot) = slots.get(&d.0) {
+                    d.1 += w / (RRF_K + *slot as f32 + 1.0);
+                }
             }
             docs.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         }
@@ -1251,6 +1375,14 @@ pub fn render(meta: &DocumentMeta, passages: &[Passage]) -> String {
 
 /// A ranked document: its index, its score and the passage to show.
 type RankedDoc = (u32, f32, u64);
+
+/// The weighted passage lists of a search, the mode used, and which list is
+/// the transformer's (for the rerank's pool).
+struct Lists {
+    weighted: Vec<Weighted>,
+    mode: SearchMode,
+    semantic: Option<usize>,
+}
 
 /// Share of the vector lists' weight for a query that names a Summa article.
 const SUMMA_DENSE_SHARE: f32 = 0.1;

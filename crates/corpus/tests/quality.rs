@@ -31,6 +31,10 @@
 //! document's rank in the first 100 of the hybrid, lexical and dense lists
 //! (with transformer vectors: the transformer's and the static list apart);
 //! with `ECCLESIA_EVAL_RANKS` as well, every query's rank in the hybrid's 10.
+//! `ECCLESIA_EVAL_TIMING` (a JSON array of [`SearchTuning`] patches, `[{},
+//! {"semantic_depth": 3}]`) times the hybrid search of each set's queries
+//! under each patch, rounds interleaved (the query vectors are memoised by
+//! then), and prints the mean CPU time of the calling thread per search.
 //! The test fails when a set's hybrid recall@10 falls under its floor
 //! (`ECCLESIA_EVAL_MIN_RECALL`, default 0.5): a regression guard, not a target.
 
@@ -214,6 +218,49 @@ fn tuning(base: SearchTuning, json: &str) -> SearchTuning {
     serde_json::from_value(v).expect("ECCLESIA_EVAL_TUNING: tuning fields")
 }
 
+/// CPU seconds of the calling thread.
+fn thread_cpu() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec we pass.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+/// Mean CPU milliseconds of one hybrid search of `qs` under each tuning
+/// patch of `patches` (a JSON array), five rounds, the patches interleaved.
+fn timing(c: &mut Corpus, qs: &[Query], patches: &str) -> Vec<(String, f64)> {
+    let base = c.tuning();
+    let list: Vec<serde_json::Value> =
+        serde_json::from_str(patches).expect("ECCLESIA_EVAL_TIMING: a JSON array");
+    let tunings: Vec<SearchTuning> = list.iter().map(|p| tuning(base, &p.to_string())).collect();
+    let mut cpu = vec![0.0; tunings.len()];
+    let mut searches = vec![0usize; tunings.len()];
+    // warm-up: query vectors memoised, pages cached
+    for q in qs {
+        let _ = c.search(&SearchRequest::new(q.text.clone()));
+    }
+    for _ in 0..5 {
+        for (i, t) in tunings.iter().enumerate() {
+            c.set_tuning(*t);
+            for q in qs {
+                let r = SearchRequest::new(q.text.clone());
+                let t0 = thread_cpu();
+                let _ = c.search(&r).expect("search");
+                cpu[i] += thread_cpu() - t0;
+                searches[i] += 1;
+            }
+        }
+    }
+    c.set_tuning(base);
+    list.iter()
+        .zip(cpu.iter().zip(&searches))
+        .map(|(p, (s, n))| (p.to_string(), s * 1000.0 / (*n).max(1) as f64))
+        .collect()
+}
+
 /// With `ECCLESIA_EVAL_MODEL`: attach the cached transformer vectors.
 fn attach_semantic(c: &mut Corpus, store: &Path) -> bool {
     let Some(model) = std::env::var_os("ECCLESIA_EVAL_MODEL") else {
@@ -332,6 +379,12 @@ fn search_quality() {
             }
         }
         ecclesia_corpus::query::set_enabled(true);
+        if let Ok(patches) = std::env::var("ECCLESIA_EVAL_TIMING") {
+            println!("\n{set} — hybrid search CPU (calling thread, mean of 5 rounds)");
+            for (patch, ms) in timing(&mut c, &qs, &patches) {
+                println!("  {ms:>7.2} ms  {patch}");
+            }
+        }
     }
     assert!(failed.is_empty(), "{failed:?}");
 }

@@ -14,7 +14,9 @@
 //!   (`ST I-II q.109 a.2`, `Summa 1a 2ae 109, 2`), as the store writes them.
 //!
 //! - [`proximity`]: neighbouring query words asked for as sloppy phrases, so
-//!   a remembered line finds the passage that has its words together.
+//!   a remembered line finds the passage that has its words together;
+//! - [`shape`]: a long description in plain words or a short topic, for the
+//!   weights of the fusion.
 //!
 //! [`expand`] gathers all three for [`crate::lexical::build_query`];
 //! [`english`] gives the query with its translations, for rankers that only
@@ -26,6 +28,7 @@ pub mod describe;
 pub mod glossary;
 pub mod normalize;
 pub mod proximity;
+pub mod shape;
 pub mod summa;
 
 pub use describe::Described;
