@@ -510,13 +510,16 @@ fn main() {
             let (mut same, mut checked, mut worst) = (0, 0, 0f32);
             for (q, _) in &queries(&args[3]) {
                 let lq = ecclesia_corpus::lexical::build_query(&index, &fields, q, &Filters::default(), (1.5, 1.5)).expect("query");
-                let ecclesia_corpus::lexical::LexicalQuery::Split { terms, .. } = &lq else { continue };
+                let ecclesia_corpus::lexical::LexicalQuery::Split { terms, phrases, .. } = &lq else { continue };
+                if !phrases.is_empty() {
+                    continue;
+                }
                 let finding: Vec<(&tantivy::Term, f32)> = terms.iter().filter(|(t, _)| searcher.doc_freq(t).expect("df") <= limit).map(|(t, b)| (t, *b)).collect();
                 let clauses: Vec<(Occur, Box<dyn Query>)> = finding.iter().map(|(t, b)| {
                     let tq: Box<dyn Query> = Box::new(TermQuery::new((*t).clone(), tantivy::schema::IndexRecordOption::WithFreqs));
                     (Occur::Should, Box::new(BoostQuery::new(tq, *b)) as Box<dyn Query>)
                 }).collect();
-                let mut a = ecclesia_corpus::lexical::accumulate(&searcher, &finding, 400).expect("accumulate");
+                let mut a = ecclesia_corpus::lexical::accumulate(&searcher, &finding, &[], 400).expect("accumulate");
                 let b = searcher.search(&BooleanQuery::new(clauses), &tantivy::collector::TopDocs::with_limit(400).order_by_score()).expect("search");
                 a.sort_by(|x, y| y.0.total_cmp(&x.0).then((x.1.segment_ord, x.1.doc_id).cmp(&(y.1.segment_ord, y.1.doc_id))));
                 checked += 1;

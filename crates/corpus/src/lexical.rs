@@ -4,9 +4,10 @@
 use crate::CorpusError;
 use std::ops::Bound;
 use tantivy::collector::TopDocs;
+use tantivy::fieldnorm::FieldNormReader;
 use tantivy::query::{
-    BooleanQuery, BoostQuery, EmptyQuery, EnableScoring, Occur, PhraseQuery, Query, QueryParser,
-    RangeQuery, TermQuery,
+    Bm25Weight, BooleanQuery, BoostQuery, EmptyQuery, EnableScoring, Occur, PhraseQuery, Query,
+    QueryParser, RangeQuery, TermQuery,
 };
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, STRING,
@@ -174,21 +175,24 @@ impl Filters {
 
 /// A lexical query, in the shape that searches it fastest.
 pub enum LexicalQuery {
-    /// A query with phrases, `+`/`-` operators, a Summa reference or a
-    /// described title: searched as it is, proximity included.
+    /// A query with `+`/`-` operators: searched as it is, proximity included.
     Whole(Box<dyn Query>),
     /// A query of plain words (with their other wordings and translations):
     /// its terms with their boosts, the filters, and the proximity pass's
     /// sloppy phrases. [`top_docs`] finds the candidates with the terms that
-    /// few passages have, as one flat disjunction of term queries (the shape
-    /// tantivy's block-max WAND prunes: a phrase or boost clause beside the
-    /// terms would make it score every passage that has any of the words),
-    /// then adds the scores of the common terms and of the phrases to the
-    /// best [`RESCORE_POOL`] × n candidates only. A candidate's score is the
+    /// few passages have, as one flat disjunction scored term by term
+    /// ([`accumulate`]; filtered or very large ones by tantivy's block-max
+    /// WAND over the same term queries), then adds the scores of the common
+    /// terms and of the proximity phrases to the best [`RESCORE_POOL`] × n
+    /// candidates only. A candidate's score is the
     /// one the whole query gives it (the same terms and BM25 statistics).
+    /// A query with phrases (quoted, hyphenated words, a Summa reference)
+    /// finds its candidates with every term and the phrases.
     Split {
         /// Distinct terms and their summed boosts.
         terms: Vec<(Term, Score)>,
+        /// Phrases that find candidates beside the terms, with their boosts.
+        phrases: Vec<(Box<dyn Query>, Score)>,
         /// Required and excluded clauses of the filters.
         filters: Vec<(Occur, Box<dyn Query>)>,
         /// Scores added to the candidates' (boosted): the proximity pass's
@@ -257,7 +261,7 @@ fn build(
     let flat = split
         .then(|| flat_terms(&parser, fields, q, &expansion, &field_boost))
         .flatten();
-    if let Some((terms, mut rescore)) = flat {
+    if let Some((terms, phrases, mut rescore)) = flat {
         if proximity && crate::query::enabled() {
             rescore.extend(
                 crate::query::proximity::phrases(index, body_field(fields, "en"), q)
@@ -267,6 +271,7 @@ fn build(
         }
         return Ok(LexicalQuery::Split {
             terms,
+            phrases,
             filters,
             rescore,
         });
@@ -316,27 +321,39 @@ fn boosted(q: Box<dyn Query>, boost: Score) -> Box<dyn Query> {
 
 /// Terms with their boosts.
 type BoostedTerms = Vec<(Term, Score)>;
+/// Phrases with their boosts.
+type BoostedPhrases = Vec<(Box<dyn Query>, Score)>;
+/// A query's terms, phrases, and the queries that only add to scores.
+type FlatQuery = (BoostedTerms, BoostedPhrases, Vec<Box<dyn Query>>);
 
 /// The query's words and their other wordings and translations as distinct
-/// terms with summed boosts (the same score as the nested query the parser
-/// and [`with_expansion`] make), and what a described title adds to the
-/// scores; `None` when the query is more than words: phrases, operators, a
-/// Summa reference.
+/// terms with summed boosts, its phrases and a Summa reference's (the same
+/// score as the nested query the parser and [`with_expansion`] make), and
+/// what a described title adds to the scores; `None` when the query has
+/// required or excluded clauses.
 fn flat_terms(
     parser: &QueryParser,
     fields: &Fields,
     q: &str,
     exp: &crate::query::Expansion,
     field_boost: &dyn Fn(Field) -> f32,
-) -> Option<(BoostedTerms, Vec<Box<dyn Query>>)> {
-    if exp.summa.is_some() {
-        return None;
-    }
+) -> Option<FlatQuery> {
     let mut out = Vec::new();
+    let mut phrases = Vec::new();
     let mut rescore = Vec::new();
     let (query, _errors) = parser.parse_query_lenient(&sanitize(q));
-    if !flatten(query.as_ref(), 1.0, field_boost, &mut out) {
+    if !flatten(query.as_ref(), 1.0, field_boost, &mut out, &mut phrases) {
         return None;
+    }
+    if let Some(s) = &exp.summa {
+        let terms: Vec<Term> = s
+            .tokens()
+            .iter()
+            .map(|t| Term::from_field_text(fields.reference, t))
+            .collect();
+        if terms.len() >= 2 {
+            phrases.push((Box::new(PhraseQuery::new(terms)), SUMMA_BOOST));
+        }
     }
     for (terms, boost) in [
         (&exp.translations, TRANSLATION_BOOST),
@@ -344,7 +361,7 @@ fn flat_terms(
     ] {
         if !terms.is_empty() {
             let (q, _errors) = parser.parse_query_lenient(&sanitize(&terms.join(" ")));
-            if !flatten(q.as_ref(), boost, field_boost, &mut out) {
+            if !flatten(q.as_ref(), boost, field_boost, &mut out, &mut phrases) {
                 return None;
             }
         }
@@ -358,7 +375,7 @@ fn flat_terms(
             rescore.push(boosted(q, TITLE_PHRASE_BOOST * field_boost(fields.title)));
             if !d.types.is_empty() || d.author.is_some() {
                 let (q, _errors) = parser.parse_query_lenient(&title);
-                if !flatten(q.as_ref(), 1.0, field_boost, &mut out) {
+                if !flatten(q.as_ref(), 1.0, field_boost, &mut out, &mut phrases) {
                     return None;
                 }
             }
@@ -373,7 +390,7 @@ fn flat_terms(
             None => terms.push((t, b)),
         }
     }
-    Some((terms, rescore))
+    Some((terms, phrases, rescore))
 }
 
 /// The boosts of the author and the kinds of document a described query
@@ -407,22 +424,27 @@ fn described_boosts(fields: &Fields, d: &crate::query::describe::Described) -> V
 }
 
 /// Append the terms of a disjunction (nested disjunctions included) to
-/// `out`, each with `boost` times its field's boost; false when `q` has
-/// anything else (a phrase, a required or excluded clause).
+/// `out` and its phrases to `phrases`, each with `boost` times its field's
+/// boost; false when `q` has anything else (a required or excluded clause).
 fn flatten(
     q: &dyn Query,
     boost: f32,
     field_boost: &dyn Fn(Field) -> f32,
     out: &mut Vec<(Term, Score)>,
+    phrases: &mut BoostedPhrases,
 ) -> bool {
     if let Some(b) = q.downcast_ref::<BooleanQuery>() {
         return b.get_minimum_number_should_match() <= 1
             && b.clauses().iter().all(|(occur, sub)| {
-                *occur == Occur::Should && flatten(sub.as_ref(), boost, field_boost, out)
+                *occur == Occur::Should && flatten(sub.as_ref(), boost, field_boost, out, phrases)
             });
     }
     if let Some(t) = q.downcast_ref::<TermQuery>() {
         out.push((t.term().clone(), boost * field_boost(t.term().field())));
+        return true;
+    }
+    if let Some(p) = q.downcast_ref::<PhraseQuery>() {
+        phrases.push((q.box_clone(), boost * field_boost(p.field())));
         return true;
     }
     q.is::<EmptyQuery>()
@@ -442,30 +464,38 @@ pub fn top_docs(
     n: usize,
 ) -> Result<Vec<(Score, DocAddress)>, CorpusError> {
     let n = n.max(1);
-    let (terms, filters, rescore) = match q {
+    let (terms, phrases, filters, rescore) = match q {
         LexicalQuery::Whole(query) => {
             return Ok(searcher.search(query, &TopDocs::with_limit(n).order_by_score())?)
         }
         LexicalQuery::Split {
             terms,
+            phrases,
             filters,
             rescore,
-        } => (terms, filters, rescore),
+        } => (terms, phrases, filters, rescore),
     };
     let limit = (searcher.num_docs() as f64 * COMMON_SHARE) as u64;
     let mut common = Vec::with_capacity(terms.len());
     for (t, _) in terms {
         common.push(searcher.doc_freq(t)? > limit);
     }
-    if common.iter().all(|c| *c) {
+    // A query with phrases finds with all its terms, as it did when it was
+    // searched whole (its phrases are seldom on the common words' passages).
+    if common.iter().all(|c| *c) || !phrases.is_empty() {
         common.iter_mut().for_each(|c| *c = false);
     }
-    let finding: Vec<(Occur, Box<dyn Query>)> = terms
+    let mut finding: Vec<(Occur, Box<dyn Query>)> = terms
         .iter()
         .zip(&common)
         .filter(|(_, c)| !**c)
         .map(|((t, b), _)| (Occur::Should, term_query(t, *b)))
         .collect();
+    finding.extend(
+        phrases
+            .iter()
+            .map(|(p, b)| (Occur::Should, boosted(p.box_clone(), *b))),
+    );
     let mut rescoring: Vec<Box<dyn Query>> = terms
         .iter()
         .zip(&common)
@@ -486,7 +516,7 @@ pub fn top_docs(
         .collect();
     let mut top =
         if filters.is_empty() && postings(searcher, &finding_terms)? <= ACCUMULATE_POSTINGS {
-            accumulate(searcher, &finding_terms, pool)?
+            accumulate(searcher, &finding_terms, phrases, pool)?
         } else {
             let finding = with_filters(
                 Box::new(BooleanQuery::new(finding)),
@@ -566,17 +596,24 @@ impl Ord for Candidate {
 pub fn accumulate(
     searcher: &Searcher,
     terms: &[(&Term, Score)],
+    phrases: &[(Box<dyn Query>, Score)],
     k: usize,
 ) -> Result<Vec<(Score, DocAddress)>, CorpusError> {
     let scoring = EnableScoring::enabled_from_searcher(searcher);
+    let mut phrase_weights = Vec::with_capacity(phrases.len());
+    for (p, b) in phrases {
+        if *b > 0.0 {
+            phrase_weights.push(boosted(p.box_clone(), *b).weight(scoring)?);
+        }
+    }
     let mut weights = Vec::with_capacity(terms.len());
     for (t, b) in terms {
         // A clause that adds nothing cannot lift a passage (and would make
         // a zero score look like an unscored passage below).
         if *b > 0.0 {
             weights.push((
-                TermQuery::new((*t).clone(), IndexRecordOption::WithFreqs).weight(scoring)?,
-                *b,
+                *t,
+                Bm25Weight::for_terms(searcher, &[(*t).clone()])?.boost_by(*b),
             ));
         }
     }
@@ -590,24 +627,26 @@ pub fn accumulate(
                 scores.resize(max, 0.0);
             }
             seen.clear();
-            let mut failed = None;
-            for (w, boost) in &weights {
-                let r = w.for_each(reader, &mut |doc, score| {
-                    let slot = &mut scores[doc as usize];
-                    if *slot == 0.0 {
-                        seen.push(doc);
-                    }
-                    *slot += score * boost;
-                });
-                if let Err(e) = r {
-                    failed = Some(e);
+            let mut added = add_postings(reader, &weights, scores, seen);
+            for w in &phrase_weights {
+                if added.is_err() {
                     break;
                 }
+                added = w
+                    .for_each(reader, &mut |doc, score| {
+                        if let Some(slot) = scores.get_mut(doc as usize) {
+                            if *slot == 0.0 {
+                                seen.push(doc);
+                            }
+                            *slot += score;
+                        }
+                    })
+                    .map_err(CorpusError::from);
             }
             let alive = reader.alive_bitset();
             for &doc in seen.iter() {
                 let score = std::mem::take(&mut scores[doc as usize]);
-                if alive.is_some_and(|a| !a.is_alive(doc)) {
+                if k == 0 || alive.is_some_and(|a| !a.is_alive(doc)) {
                     continue;
                 }
                 let c = Candidate(score, seg as u32, doc);
@@ -619,9 +658,7 @@ pub fn accumulate(
                     }
                 }
             }
-            if let Some(e) = failed {
-                return Err(e.into());
-            }
+            added?;
         }
         Ok(())
     })?;
@@ -629,6 +666,51 @@ pub fn accumulate(
         .into_iter()
         .map(|Candidate(score, seg, doc)| (score, DocAddress::new(seg, doc)))
         .collect())
+}
+
+/// Add each term's BM25 score (`weights`: boosted) to `scores` for the
+/// passages of one segment that have it, block by block; a passage's first
+/// score puts it in `seen`.
+fn add_postings(
+    reader: &tantivy::SegmentReader,
+    weights: &[(&Term, Bm25Weight)],
+    scores: &mut [Score],
+    seen: &mut Vec<u32>,
+) -> Result<(), CorpusError> {
+    for (term, weight) in weights {
+        let field = term.field();
+        let Some(mut block) = reader
+            .inverted_index(field)?
+            .read_block_postings(term, IndexRecordOption::WithFreqs)
+            .map_err(tantivy::TantivyError::from)?
+        else {
+            continue;
+        };
+        // As tantivy's term scorer: a field without norms counts one token.
+        let norms = match reader.fieldnorms_readers().get_field(field)? {
+            Some(n) => n,
+            None => FieldNormReader::constant(reader.max_doc(), 1),
+        };
+        loop {
+            let docs = block.docs();
+            if docs.is_empty() {
+                break;
+            }
+            let freqs = block.freqs();
+            for (i, &doc) in docs.iter().enumerate() {
+                let tf = freqs.get(i).copied().unwrap_or(1);
+                let Some(slot) = scores.get_mut(doc as usize) else {
+                    continue;
+                };
+                if *slot == 0.0 {
+                    seen.push(doc);
+                }
+                *slot += weight.score(norms.fieldnorm_id(doc), tf);
+            }
+            block.advance();
+        }
+    }
+    Ok(())
 }
 
 /// Add each query's score to the passages of `top` that it matches (each
@@ -925,6 +1007,9 @@ mod tests {
             "love and do what you will",
             "love of God",
             "recognize your dignity Christian",
+            "\"take up\" read",
+            "take-up and read",
+            "the \"love of God\"",
         ] {
             let split =
                 build(&index, &fields, q, &Filters::default(), (0.3, 0.5), true).expect("q");
@@ -976,7 +1061,7 @@ mod tests {
             .collect();
         let query = BooleanQuery::new(clauses);
         for k in [1, 3, 10] {
-            let mut got = accumulate(&searcher, &refs, k).expect("accumulate");
+            let mut got = accumulate(&searcher, &refs, &[], k).expect("accumulate");
             sort_best_first(&mut got);
             let want = searcher
                 .search(&query, &TopDocs::with_limit(k).order_by_score())
@@ -988,7 +1073,7 @@ mod tests {
             }
         }
         // The scoring buffers are left zeroed for the next pass.
-        let again = accumulate(&searcher, &refs, 10).expect("accumulate");
+        let again = accumulate(&searcher, &refs, &[], 10).expect("accumulate");
         assert_eq!(
             again.len(),
             searcher
@@ -996,13 +1081,15 @@ mod tests {
                 .expect("search")
                 .len()
         );
-        assert!(accumulate(&searcher, &[], 10).expect("empty").is_empty());
+        assert!(accumulate(&searcher, &[], &[], 10)
+            .expect("empty")
+            .is_empty());
     }
 
     #[test]
-    fn phrases_and_operators_keep_the_whole_query() {
+    fn operators_keep_the_whole_query() {
         let (index, fields) = index();
-        for q in ["\"take up\" read", "+love -self"] {
+        for q in ["+love -self", "love -self", "+read +love"] {
             let built =
                 build_query(&index, &fields, q, &Filters::default(), (0.3, 0.5)).expect("q");
             assert!(matches!(built, LexicalQuery::Whole(_)), "{q}");
