@@ -477,8 +477,11 @@ pub fn top_docs(
     };
     let limit = (searcher.num_docs() as f64 * COMMON_SHARE) as u64;
     let mut common = Vec::with_capacity(terms.len());
+    let mut freqs = Vec::with_capacity(terms.len());
     for (t, _) in terms {
-        common.push(searcher.doc_freq(t)? > limit);
+        let df = searcher.doc_freq(t)?;
+        freqs.push(df);
+        common.push(df > limit);
     }
     // A query with phrases finds with all its terms, as it did when it was
     // searched whole (its phrases are seldom on the common words' passages).
@@ -508,22 +511,24 @@ pub fn top_docs(
     } else {
         n.saturating_mul(RESCORE_POOL)
     };
-    let finding_terms: Vec<(&Term, Score)> = terms
-        .iter()
-        .zip(&common)
-        .filter(|(_, c)| !**c)
-        .map(|((t, b), _)| (t, *b))
-        .collect();
-    let mut top =
-        if filters.is_empty() && postings(searcher, &finding_terms)? <= ACCUMULATE_POSTINGS {
-            accumulate(searcher, &finding_terms, phrases, pool)?
-        } else {
-            let finding = with_filters(
-                Box::new(BooleanQuery::new(finding)),
-                filters.iter().map(|(o, f)| (*o, f.box_clone())).collect(),
-            );
-            searcher.search(&finding, &TopDocs::with_limit(pool).order_by_score())?
-        };
+    // Most of a query's term clauses (its words in the other languages'
+    // fields, the author and reference fields) have no postings at all.
+    let (mut finding_terms, mut postings) = (Vec::with_capacity(terms.len()), 0);
+    for (((t, b), c), df) in terms.iter().zip(&common).zip(&freqs) {
+        if !*c && *df > 0 {
+            finding_terms.push((t, *b));
+            postings += *df;
+        }
+    }
+    let mut top = if filters.is_empty() && postings <= ACCUMULATE_POSTINGS {
+        accumulate(searcher, &finding_terms, phrases, pool)?
+    } else {
+        let finding = with_filters(
+            Box::new(BooleanQuery::new(finding)),
+            filters.iter().map(|(o, f)| (*o, f.box_clone())).collect(),
+        );
+        searcher.search(&finding, &TopDocs::with_limit(pool).order_by_score())?
+    };
     if rescoring.is_empty() {
         sort_best_first(&mut top);
         return Ok(top);
@@ -548,15 +553,6 @@ fn sort_best_first(top: &mut [(Score, DocAddress)]) {
 /// the postings (at 500,000 passages the dev and test queries' finding terms
 /// have 143,000 postings at the median, 723,000 at most).
 pub const ACCUMULATE_POSTINGS: u64 = 2_000_000;
-
-/// The postings of `terms` in all segments.
-fn postings(searcher: &Searcher, terms: &[(&Term, Score)]) -> Result<u64, CorpusError> {
-    let mut total = 0;
-    for (t, _) in terms {
-        total += searcher.doc_freq(t)?;
-    }
-    Ok(total)
-}
 
 thread_local! {
     /// A score per passage of a segment and the passages scored, reused by
