@@ -115,12 +115,19 @@ pub struct SearchTuning {
     /// `description_*` factors below (0: no query is).
     #[serde(default = "default_description_words")]
     pub description_words: usize,
-    /// For a description: the transformer list's weight is multiplied by this.
-    #[serde(default = "default_one")]
+    /// For a description: the transformer list keeps at least this share of
+    /// its weight however little of the corpus it covers (it is otherwise
+    /// scaled by its coverage of the candidates; 0: no floor).
+    #[serde(default = "default_description_semantic")]
     pub description_semantic: f32,
     /// For a description: the BM25 list's weight is multiplied by this.
     #[serde(default = "default_one")]
     pub description_lexical: f32,
+    /// For a description: the share of a document's second-best passage
+    /// added to its score (a description may span several passages; the
+    /// others get [`second_passage`](Self::second_passage)).
+    #[serde(default)]
+    pub description_second_passage: f32,
     /// For a description: the rerank's weight is multiplied by this.
     #[serde(default = "default_one")]
     pub description_rerank: f32,
@@ -154,8 +161,9 @@ impl Default for SearchTuning {
             candidates: default_candidates(),
             semantic_depth: default_semantic_depth(),
             description_words: default_description_words(),
-            description_semantic: 1.0,
+            description_semantic: default_description_semantic(),
             description_lexical: 1.0,
+            description_second_passage: 0.0,
             description_rerank: 1.0,
             rerank_semantic_docs: default_rerank_semantic_docs(),
         }
@@ -211,7 +219,11 @@ fn default_semantic_depth() -> usize {
 }
 
 fn default_description_words() -> usize {
-    0
+    8
+}
+
+fn default_description_semantic() -> f32 {
+    0.8
 }
 
 fn default_one() -> f32 {
@@ -799,13 +811,11 @@ impl Corpus {
         }
         // A description in plain words leans on the meaning, a short topic or
         // a quotation on the words.
-        let (lexical_weight, semantic_weight) = if self.is_description(query) {
-            (
-                t.lexical_weight * t.description_lexical,
-                t.semantic_weight * t.description_semantic,
-            )
+        let description = self.is_description(query);
+        let lexical_weight = if description {
+            t.lexical_weight * t.description_lexical
         } else {
-            (t.lexical_weight, t.semantic_weight)
+            t.lexical_weight
         };
         // The vector models are English: a question in another language is embedded with
         // the glossary's English renderings of its terms beside it.
@@ -826,6 +836,12 @@ impl Corpus {
             .has_semantic()
             .then(|| self.semantic_ranked_with(&vector_query, n * depth, rescore, filters));
         let coverage = semantic.as_ref().map_or(0.0, |s| s.1);
+        // the documents a description is about are mostly those with vectors
+        let semantic_share = if description {
+            coverage.max(t.description_semantic.min(1.0))
+        } else {
+            coverage
+        };
         let stat = (self.dense.is_some() && coverage < 1.0)
             .then(|| self.dense_passages(&vector_query, n, filters));
         let mut weighted = Vec::with_capacity(3);
@@ -835,7 +851,7 @@ impl Corpus {
         let mut semantic_at = None;
         if let Some((l, _)) = semantic {
             semantic_at = Some(weighted.len());
-            weighted.push((l, share * semantic_weight * coverage));
+            weighted.push((l, share * t.semantic_weight * semantic_share));
         }
         if let Some(l) = stat {
             weighted.push((l, share * t.dense_weight * (1.0 - coverage)));
@@ -945,11 +961,16 @@ impl Corpus {
             e.0.push(*score);
         }
         let described = self.described(query, n, filters);
+        let second = if self.is_description(query) {
+            t.description_second_passage
+        } else {
+            t.second_passage
+        };
         // Catalogue entries (no text) rank behind documents with text of similar rank.
         let mut docs: Vec<RankedDoc> = groups
             .into_iter()
             .map(|(d, (scores, ord))| {
-                let s = scores.total(t.second_passage) + described.get(&d).unwrap_or(&0.0);
+                let s = scores.total(second) + described.get(&d).unwrap_or(&0.0);
                 (d, s * self.source_weight(d), ord)
             })
             .collect();
