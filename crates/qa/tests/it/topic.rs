@@ -110,6 +110,7 @@ fn sets_are_large_and_balanced() {
         include_str!("../fixtures/topic_test.json"),
         include_str!("../fixtures/topic_test2.json"),
         include_str!("../fixtures/topic_test3.json"),
+        include_str!("../fixtures/topic_test4.json"),
     ] {
         let set: Vec<Labelled> = serde_json::from_str(raw).expect("parses");
         let on = set.iter().filter(|l| l.on_topic).count();
@@ -127,7 +128,8 @@ fn sets_are_large_and_balanced() {
 #[test]
 fn classifier_on_dev_set() {
     let f = measure("dev", include_str!("../fixtures/topic_dev.json"));
-    // measured: 1.000 on all four, no miss
+    // measured: 1.000 on all four, no miss; with the boundary training set (session
+    // 10) answered recall 0.983 and refused precision 0.984 (one Czech question refused)
     assert!(
         f.answered_precision >= 0.97 && f.answered_recall >= 0.97,
         "{f:?}"
@@ -163,7 +165,8 @@ fn classifier_on_second_held_out_set() {
     // measured once with the word lists' rule before the learned model, which was
     // made with its misses in view (so no longer held out for it): answered precision
     // 0.834, recall 0.864; refused precision 0.859, recall 0.829 (43 misses). The
-    // learned model: 0.963 / 0.929, 0.931 / 0.964 (15 misses)
+    // learned model: 0.963 / 0.929, 0.931 / 0.964 (15 misses); with the boundary
+    // training set (session 10) 0.964 / 0.950, 0.951 / 0.964 (12)
     assert!(
         f.answered_precision >= 0.94 && f.answered_recall >= 0.91,
         "{f:?}"
@@ -181,13 +184,33 @@ fn classifier_on_third_held_out_set() {
     let f = measure("held-out 3", include_str!("../fixtures/topic_test3.json"));
     // measured: the learned model answered precision 0.959, recall 0.900; refused
     // precision 0.906, recall 0.962 (18 misses); the word lists' rule on the same set
-    // 0.840 / 0.846, 0.845 / 0.838 (41 misses)
+    // 0.840 / 0.846, 0.845 / 0.838 (41 misses); with the boundary training set
+    // (session 10) 0.960 / 0.931, 0.933 / 0.962 (14)
     assert!(
         f.answered_precision >= 0.94 && f.answered_recall >= 0.88,
         "{f:?}"
     );
     assert!(
         f.refused_precision >= 0.89 && f.refused_recall >= 0.94,
+        "{f:?}"
+    );
+}
+
+#[test]
+fn classifier_on_fourth_held_out_set() {
+    // Written in session 10 by someone who had seen neither the word lists, the
+    // training sets nor the other sets; measured once, after the boundary training
+    // set was added.
+    let f = measure("held-out 4", include_str!("../fixtures/topic_test4.json"));
+    // measured: answered precision 0.962, recall 0.962; refused precision 0.962,
+    // recall 0.962 (10 misses); the model trained without the boundary set 0.953 /
+    // 0.931, 0.932 / 0.954 (15); the word lists' rule 0.821 / 0.885, 0.875 / 0.808
+    assert!(
+        f.answered_precision >= 0.94 && f.answered_recall >= 0.94,
+        "{f:?}"
+    );
+    assert!(
+        f.refused_precision >= 0.94 && f.refused_recall >= 0.94,
         "{f:?}"
     );
 }
