@@ -313,23 +313,9 @@ mod tests {
 
     /// Accuracy of `hyper` by 5-fold cross-validation on the training set.
     fn cross_validated(set: &[Labelled], hyper: Hyper) -> f64 {
-        let examples: Vec<(Vec<Feature>, bool)> = set
-            .iter()
-            .map(|l| (question_features(&l.q, hyper.lexicon_weight), l.on_topic))
-            .collect();
-        let mut right = 0;
-        for fold in 0..5 {
-            let train: Vec<_> = (0..examples.len())
-                .filter(|i| i % 5 != fold)
-                .map(|i| examples[i].clone())
-                .collect();
-            let m = Model::train(&train, hyper);
-            right += (0..examples.len())
-                .filter(|i| i % 5 == fold)
-                .filter(|&i| (m.probability(&examples[i].0) >= 0.5) == examples[i].1)
-                .count();
-        }
-        right as f64 / examples.len() as f64
+        let oof = out_of_fold(set, hyper);
+        let right = oof.iter().filter(|(p, l)| (*p >= 0.5) == *l).count();
+        right as f64 / oof.len() as f64
     }
 
     /// Out-of-fold probabilities of 5-fold cross-validation, with their labels.
