@@ -109,17 +109,10 @@ pub struct SearchTuning {
     /// costs only its length; the BM25 list's depth is what costs CPU).
     #[serde(default = "default_semantic_depth")]
     pub semantic_depth: usize,
-    /// The static vectors' list keeps at least this share of its weight
-    /// however much of the corpus the transformer covers (it is otherwise
-    /// scaled by the uncovered share, so it drops out at full coverage). At
-    /// full coverage on the dev set 0.4 and 0.7 lost one to four queries from
-    /// the first 10 at every transformer cap tried: 0.
-    #[serde(default = "default_static_floor")]
-    pub static_floor: f32,
     /// The transformer list's share of its weight grows with its coverage
     /// (a description's from its floor) up to this. Chosen at full coverage on
     /// the dev set: 1.0 (no cap) 0.794 / 0.668 recall@10 / MRR, 0.4 0.864 / 0.695,
-    /// 0.3 and 0.5 within a query; it lowers a description's floor too.
+    /// 0.3 and 0.5 within two queries; it lowers a description's floor too.
     #[serde(default = "default_semantic_cap")]
     pub semantic_cap: f32,
     /// A query of at least this many words, with no quoted phrase and no
@@ -173,7 +166,6 @@ impl Default for SearchTuning {
             priority_weight: default_priority_weight(),
             candidates: default_candidates(),
             semantic_depth: default_semantic_depth(),
-            static_floor: default_static_floor(),
             semantic_cap: default_semantic_cap(),
             description_words: default_description_words(),
             description_semantic: default_description_semantic(),
@@ -231,10 +223,6 @@ fn default_candidates() -> usize {
 
 fn default_semantic_cap() -> f32 {
     0.4
-}
-
-fn default_static_floor() -> f32 {
-    0.0
 }
 
 fn default_semantic_depth() -> usize {
@@ -868,8 +856,7 @@ impl Corpus {
             coverage
         }
         .min(t.semantic_cap);
-        let static_share = (1.0 - coverage).max(t.static_floor);
-        let stat = (self.dense.is_some() && static_share > 0.0)
+        let stat = (self.dense.is_some() && coverage < 1.0)
             .then(|| self.dense_passages(&vector_query, n, filters));
         let mut weighted = Vec::with_capacity(3);
         if let Some(l) = lexical {
@@ -881,7 +868,7 @@ impl Corpus {
             weighted.push((l, share * t.semantic_weight * semantic_share));
         }
         if let Some(l) = stat {
-            weighted.push((l, share * t.dense_weight * static_share));
+            weighted.push((l, share * t.dense_weight * (1.0 - coverage)));
         }
         Ok(Lists {
             weighted,

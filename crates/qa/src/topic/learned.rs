@@ -269,13 +269,6 @@ mod tests {
                 "{name}: {on}"
             );
         }
-        assert_eq!(
-            training_set().len(),
-            TRAINING_SETS
-                .iter()
-                .map(|(_, t)| t.matches("\"q\"").count())
-                .sum::<usize>()
-        );
     }
 
     #[test]
