@@ -1,7 +1,8 @@
 //! A logistic-regression classifier of on-topic questions, trained at first use
-//! on the labelled questions of `data/topic_train.json` and
-//! `data/topic_train_boundary.json` (written for it, in the ten languages; the
-//! evaluation sets under `tests/fixtures/` are not in them).
+//! on the labelled questions of `data/topic_train.json`,
+//! `data/topic_train_boundary.json` and `data/topic_train_general.json` (written
+//! for it, in the ten languages; the evaluation sets under `tests/fixtures/` are
+//! not in them: questions matching one after folding were removed).
 //!
 //! Its inputs are the question's own words and word pairs, the character
 //! trigrams of its words (so inflections, other spellings and typing slips
@@ -69,9 +70,11 @@ struct Labelled {
     on_topic: bool,
 }
 
-/// The training files: the general set, and questions on the boundary (worldly
-/// requests with a Catholic word; moral and religious questions in everyday words).
-static TRAINING_SETS: [(&str, &str); 2] = [
+/// The training files: the first set, questions on the boundary (worldly
+/// requests with a Catholic word; moral and religious questions in everyday
+/// words), and general knowledge and everyday requests with no religious word
+/// beside moral and spiritual questions in plain words (session 11).
+static TRAINING_SETS: [(&str, &str); 3] = [
     (
         "data/topic_train.json",
         include_str!("../../data/topic_train.json"),
@@ -79,6 +82,10 @@ static TRAINING_SETS: [(&str, &str); 2] = [
     (
         "data/topic_train_boundary.json",
         include_str!("../../data/topic_train_boundary.json"),
+    ),
+    (
+        "data/topic_train_general.json",
+        include_str!("../../data/topic_train_general.json"),
     ),
 ];
 

@@ -124,6 +124,7 @@ fn sets_are_large_and_balanced() {
         include_str!("../fixtures/topic_test2.json"),
         include_str!("../fixtures/topic_test3.json"),
         include_str!("../fixtures/topic_test4.json"),
+        include_str!("../fixtures/topic_test5.json"),
     ] {
         let set: Vec<Labelled> = serde_json::from_str(raw).expect("parses");
         let on = set.iter().filter(|l| l.on_topic).count();
@@ -142,7 +143,8 @@ fn sets_are_large_and_balanced() {
 fn classifier_on_dev_set() {
     let f = measure("dev", include_str!("../fixtures/topic_dev.json"));
     // measured: 1.000 on all four, no miss; with the boundary training set (session
-    // 10) answered recall 0.983 and refused precision 0.984 (one Czech question refused)
+    // 10) answered recall 0.983 and refused precision 0.984 (one Czech question refused);
+    // with the general training set (session 11) 1.000 on all four again
     at_least(&f, (0.97, 0.97), (0.97, 0.97));
     assert!(f.misses <= 3, "{f:?}");
 }
@@ -152,7 +154,8 @@ fn classifier_on_held_out_set() {
     let f = measure("held-out", include_str!("../fixtures/topic_test.json"));
     // measured: answered precision 0.966, recall 1.000; refused precision 1.000,
     // recall 0.964 (two mixes answered: "hot cross buns for Good Friday", "the best
-    // hotel near St. Peter's Basilica"); not tuned on, so not fixed here
+    // hotel near St. Peter's Basilica"); not tuned on, so not fixed here; with the
+    // general training set (session 11) 0.983 / 1.000, 1.000 / 0.982 (1 miss)
     at_least(&f, (0.95, 0.98), (0.98, 0.95));
     assert!(f.misses <= 3, "{f:?}");
 }
@@ -165,8 +168,9 @@ fn classifier_on_second_held_out_set() {
     // made with its misses in view (so no longer held out for it): answered precision
     // 0.834, recall 0.864; refused precision 0.859, recall 0.829 (43 misses). The
     // learned model: 0.963 / 0.929, 0.931 / 0.964 (15 misses); with the boundary
-    // training set (session 10) 0.964 / 0.950, 0.951 / 0.964 (12)
-    at_least(&f, (0.94, 0.91), (0.91, 0.94));
+    // training set (session 10) 0.964 / 0.950, 0.951 / 0.964 (12); with the general
+    // training set (session 11) 0.971 / 0.964, 0.965 / 0.971 (9)
+    at_least(&f, (0.95, 0.94), (0.94, 0.95));
 }
 
 #[test]
@@ -177,8 +181,9 @@ fn classifier_on_third_held_out_set() {
     // measured: the learned model answered precision 0.959, recall 0.900; refused
     // precision 0.906, recall 0.962 (18 misses); the word lists' rule on the same set
     // 0.840 / 0.846, 0.845 / 0.838 (41 misses); with the boundary training set
-    // (session 10) 0.960 / 0.931, 0.933 / 0.962 (14)
-    at_least(&f, (0.94, 0.88), (0.89, 0.94));
+    // (session 10) 0.960 / 0.931, 0.933 / 0.962 (14); with the general training set
+    // (session 11) 0.968 / 0.938, 0.940 / 0.969 (12)
+    at_least(&f, (0.95, 0.92), (0.92, 0.95));
 }
 
 #[test]
@@ -189,6 +194,20 @@ fn classifier_on_fourth_held_out_set() {
     let f = measure("held-out 4", include_str!("../fixtures/topic_test4.json"));
     // measured: answered precision 0.962, recall 0.962; refused precision 0.962,
     // recall 0.962 (10 misses); the model trained without the boundary set 0.953 /
-    // 0.931, 0.932 / 0.954 (15); the word lists' rule 0.821 / 0.885, 0.875 / 0.808
-    at_least(&f, (0.94, 0.94), (0.94, 0.94));
+    // 0.931, 0.932 / 0.954 (15); the word lists' rule 0.821 / 0.885, 0.875 / 0.808.
+    // With the general training set (session 11: its kinds were asked for with this
+    // set's misses in view, so it is no longer held out for it) 0.984 / 0.977, 0.977 /
+    // 0.985 (5)
+    at_least(&f, (0.96, 0.96), (0.96, 0.96));
+}
+
+#[test]
+fn classifier_on_fifth_held_out_set() {
+    // Written in session 11 by someone who had seen neither the word lists, the
+    // training sets nor the other sets (300 questions, 60 worldly mixes); measured
+    // before and after the general training set was added, nothing else.
+    let f = measure("held-out 5", include_str!("../fixtures/topic_test5.json"));
+    // measured: before 0.909 / 0.933, 0.932 / 0.907 (24 misses, 14 off-topic
+    // questions answered); after 0.934 / 0.940, 0.940 / 0.933 (19 misses, 10 answered)
+    at_least(&f, (0.92, 0.92), (0.92, 0.92));
 }
