@@ -216,6 +216,49 @@ fn worker_embeds_in_priority_order_caches_and_reuses_after_a_reingest() {
 }
 
 #[test]
+fn rest_margin_puts_the_priority_sets_passage_before_a_closer_retelling() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("gen-1");
+    // A minor work retells the encyclical's line in the query's very words;
+    // the encyclical (priority set) says it with one word more.
+    let docs = vec![
+        doc(
+            "minor-work",
+            "patristic",
+            "en",
+            &["Workers deserve wages sufficient for their families."],
+        ),
+        doc(
+            "encyclical",
+            "encyclical",
+            "en",
+            &["Workers deserve wages sufficient for their families' sustenance."],
+        ),
+    ];
+    build_store(&store, docs, false);
+    let words = Words::new();
+    let (mut c, ix) = open_with(&store, words.clone());
+    run_worker(
+        &Arc::downgrade(&ix),
+        &c.database_path(),
+        &opts(&tmp.path().join("cache.sqlite")),
+    )
+    .unwrap();
+    let mut r = SearchRequest::new("Workers deserve wages sufficient for their families");
+    r.mode = SearchMode::Dense;
+    let first = |c: &Corpus| c.search(&r).unwrap().hits[0].doc.id.clone();
+    let mut t = c.tuning();
+    t.rest_margin = 0.0;
+    c.set_tuning(t);
+    assert_eq!(first(&c), "minor-work");
+    t.rest_margin = 0.3;
+    c.set_tuning(t);
+    assert_eq!(first(&c), "encyclical");
+    // The preference reorders; it drops nothing.
+    assert_eq!(c.search(&r).unwrap().hits.len(), 2);
+}
+
+#[test]
 fn worker_retries_a_failing_model_and_partial_vectors_are_used_and_announced() {
     let tmp = tempfile::tempdir().unwrap();
     let store = tmp.path().join("gen-1");
