@@ -211,3 +211,17 @@ fn classifier_on_fifth_held_out_set() {
     // questions answered); after 0.934 / 0.940, 0.940 / 0.933 (19 misses, 10 answered)
     at_least(&f, (0.92, 0.92), (0.92, 0.92));
 }
+
+#[test]
+fn classifier_on_sixth_held_out_set_english() {
+    // Written in session 13 by someone who had seen nothing in the repository; only
+    // its English part was finished (30 questions: 15 on, 15 off, 6 worldly mixes),
+    // so it is too small for the balance check above. Measured once, nothing tuned.
+    let f = measure(
+        "held-out 6 (en)",
+        include_str!("../fixtures/topic_test6_en.json"),
+    );
+    // measured: 1.000 on all four (no miss, "Livin' on a Prayer" and a Saint Bernard
+    // puppy's food refused); one miss would read 0.933, so the floor allows two
+    at_least(&f, (0.86, 0.86), (0.86, 0.86));
+}
