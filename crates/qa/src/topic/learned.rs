@@ -278,6 +278,37 @@ mod tests {
         }
     }
 
+    /// The evaluation sets (`tests/fixtures/topic_*.json`): none of their
+    /// questions may be in a training file, or their figures would be optimistic.
+    const EVALUATION_SETS: [&str; 8] = [
+        include_str!("../../tests/fixtures/topic_dev.json"),
+        include_str!("../../tests/fixtures/topic_test.json"),
+        include_str!("../../tests/fixtures/topic_test2.json"),
+        include_str!("../../tests/fixtures/topic_test3.json"),
+        include_str!("../../tests/fixtures/topic_test4.json"),
+        include_str!("../../tests/fixtures/topic_test5.json"),
+        include_str!("../../tests/fixtures/topic_test6_en.json"),
+        include_str!("../../tests/fixtures/topic_test7.json"),
+    ];
+
+    #[test]
+    fn no_evaluation_question_is_trained_on() {
+        let trained: std::collections::HashSet<String> = training_set()
+            .iter()
+            .map(|l| super::super::normalize::fold(&l.q))
+            .collect();
+        let mut overlap = Vec::new();
+        for raw in EVALUATION_SETS {
+            let set: Vec<Labelled> = serde_json::from_str(raw).expect("evaluation set parses");
+            overlap.extend(
+                set.into_iter()
+                    .map(|l| l.q)
+                    .filter(|q| trained.contains(&super::super::normalize::fold(q))),
+            );
+        }
+        assert!(overlap.is_empty(), "trained on: {overlap:?}");
+    }
+
     #[test]
     fn a_toy_model_learns_its_examples() {
         let ex: Vec<(Vec<Feature>, bool)> = [
