@@ -74,7 +74,7 @@ struct Labelled {
 /// requests with a Catholic word; moral and religious questions in everyday
 /// words), and general knowledge and everyday requests with no religious word
 /// beside moral and spiritual questions in plain words (session 11).
-static TRAINING_SETS: [(&str, &str); 3] = [
+static TRAINING_SETS: [(&str, &str); 4] = [
     (
         "data/topic_train.json",
         include_str!("../../data/topic_train.json"),
@@ -86,6 +86,10 @@ static TRAINING_SETS: [(&str, &str); 3] = [
     (
         "data/topic_train_general.json",
         include_str!("../../data/topic_train_general.json"),
+    ),
+    (
+        "data/topic_train_worldly.json",
+        include_str!("../../data/topic_train_worldly.json"),
     ),
 ];
 
