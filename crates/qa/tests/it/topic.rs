@@ -230,9 +230,14 @@ fn classifier_on_sixth_held_out_set_english() {
 #[test]
 fn classifier_on_seventh_held_out_set() {
     // Written in session 14 by someone who had read nothing in the repository (300
-    // questions, ten languages, 60 worldly mixes); measured twice only: after the
-    // off-topic lexicon's seven new kinds of request, and after the worldly training
-    // set (`data/topic_train_worldly.json`, written without this set in view).
+    // questions, ten languages, 60 worldly mixes). Its misses were not read until the
+    // last measurement; nothing was chosen by it. Measured: session 13's model 0.942 /
+    // 0.873, 0.882 / 0.947; with the request lexicon's seven new kinds 0.949 / 0.873,
+    // 0.883 / 0.953; with the faith lexicon's other-language words and the training
+    // files cleared of evaluation questions 0.943 / 0.880, 0.887 / 0.947 (8 off-topic
+    // answered, 18 on-topic refused); with the worldly and languages training files
+    // 0.933 / 0.933, 0.933 / 0.933 (10 answered, 10 refused; six of the ten refused
+    // ask, in six languages, whether found money may be kept).
     let f = measure("held-out 7", include_str!("../fixtures/topic_test7.json"));
-    at_least(&f, (0.90, 0.90), (0.90, 0.90));
+    at_least(&f, (0.92, 0.92), (0.92, 0.92));
 }
