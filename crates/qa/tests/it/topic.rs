@@ -237,7 +237,11 @@ fn classifier_on_seventh_held_out_set() {
     // files cleared of evaluation questions 0.943 / 0.880, 0.887 / 0.947 (8 off-topic
     // answered, 18 on-topic refused); with the worldly and languages training files
     // 0.933 / 0.933, 0.933 / 0.933 (10 answered, 10 refused; six of the ten refused
-    // ask, in six languages, whether found money may be kept).
+    // ask, in six languages, whether found money may be kept). Then, after the QA test
+    // set showed "Is the Bible free from error?" refused (the worldly file's "the bible
+    // of …" mixes had made "Bible" lean off topic), 16 English Bible questions on topic
+    // in the worldly file and inerrancy in the faith lexicon: 0.940 / 0.933, 0.934 /
+    // 0.940 (9 answered, 10 refused).
     let f = measure("held-out 7", include_str!("../fixtures/topic_test7.json"));
     at_least(&f, (0.92, 0.92), (0.92, 0.92));
 }
