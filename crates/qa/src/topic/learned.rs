@@ -304,17 +304,16 @@ mod tests {
 
     #[test]
     fn no_evaluation_question_is_trained_on() {
-        let trained: std::collections::HashSet<String> = training_set()
-            .iter()
-            .map(|l| super::super::normalize::fold(&l.q))
-            .collect();
+        use super::super::normalize::fold;
+        let trained: std::collections::HashSet<String> =
+            training_set().iter().map(|l| fold(&l.q)).collect();
         let mut overlap = Vec::new();
         for raw in EVALUATION_SETS {
             let set: Vec<Labelled> = serde_json::from_str(raw).expect("evaluation set parses");
             overlap.extend(
                 set.into_iter()
                     .map(|l| l.q)
-                    .filter(|q| trained.contains(&super::super::normalize::fold(q))),
+                    .filter(|q| trained.contains(&fold(q))),
             );
         }
         assert!(overlap.is_empty(), "trained on: {overlap:?}");
