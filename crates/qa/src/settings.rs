@@ -69,6 +69,10 @@ pub struct QaSettings {
     pub max_question_chars: usize,
     /// Language of the passages searched (`en`); empty or `*` for every language.
     pub language: String,
+    /// The on-topic classifier's embedding voice: the folder of
+    /// multilingual-e5-small (`scripts/fetch-e5.sh`), `"off"` for the word
+    /// model alone, or unset to look for `models/multilingual-e5-small`.
+    pub topic_model: Option<String>,
 }
 
 impl Default for QaSettings {
@@ -95,6 +99,7 @@ impl Default for QaSettings {
             fallback_to_extractive: c.fallback_to_extractive,
             max_question_chars: c.max_question_chars,
             language: "en".into(),
+            topic_model: None,
         }
     }
 }

@@ -19,6 +19,7 @@ pub mod corpus;
 pub mod directory;
 pub mod liturgy;
 pub mod qa;
+pub mod qa_topic;
 
 /// What the skills need from the deployment: where the data and the built
 /// stores are, the "today" of date phrases, and per-domain settings.

@@ -31,7 +31,7 @@ pub fn register(reg: &mut SkillRegistry, env: &SkillEnv) {
         tracing::warn!("catholic_qa is disabled: no corpus store (run `ecclesia ingest`)");
         return;
     };
-    reg.register(CatholicQa::from_settings(corpus, &env.section("qa")));
+    reg.register(CatholicQa::from_settings(corpus, &env.section("qa"), env));
 }
 
 /// The `catholic_qa` skill.
@@ -45,8 +45,10 @@ impl CatholicQa {
         CatholicQa { engine }
     }
 
-    /// The skill over the corpus with the `[qa]` settings section (JSON).
-    pub fn from_settings(corpus: Arc<Corpus>, section: &serde_json::Value) -> Self {
+    /// The skill over the corpus with the `[qa]` settings section (JSON); the
+    /// on-topic classifier's embedding voice is found as `topic_model` says
+    /// ([`crate::qa_topic`]).
+    pub fn from_settings(corpus: Arc<Corpus>, section: &serde_json::Value, env: &SkillEnv) -> Self {
         let settings = QaSettings::from_json(section).unwrap_or_else(|e| {
             tracing::error!("catholic_qa: {e}; using the defaults");
             QaSettings::default()
@@ -57,7 +59,11 @@ impl CatholicQa {
         });
         let language = Some(settings.language.clone()).filter(|l| !l.trim().is_empty() && l != "*");
         let retriever = CorpusRetriever::new(corpus, language);
-        let engine = QaEngine::new(Arc::new(retriever), generator, settings.engine_config());
+        let mut config = settings.engine_config();
+        if config.refuse_off_topic {
+            config.topic_vote = crate::qa_topic::topic_vote(settings.topic_model.as_deref(), env);
+        }
+        let engine = QaEngine::new(Arc::new(retriever), generator, config);
         tracing::info!(backend = %engine.backend(), "catholic_qa ready");
         CatholicQa { engine }
     }
@@ -189,6 +195,10 @@ impl Skill for CatholicQa {
         json!({
             "backend": self.engine.backend(),
             "refuse_off_topic": self.engine.config().refuse_off_topic,
+            "topic_classifier": match &self.engine.config().topic_vote {
+                Some(v) => format!("words and {}", v.weights().model),
+                None => "words".to_string(),
+            },
             "max_passages": self.engine.config().retrieval.max_passages,
         })
     }

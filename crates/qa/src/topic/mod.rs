@@ -12,7 +12,11 @@
 //!   character trigrams and first words, and over what the word lists found,
 //!   trained at first use on the 4,667 labelled questions of the
 //!   `data/topic_train*.json` files;
-//! - [`classify`]: the word lists' scores and the model's probability; a question
+//! - [`semantic`]: a second voice, a logistic regression over the question's
+//!   multilingual sentence embedding (multilingual-e5-small), used when the
+//!   model is installed (`scripts/fetch-e5.sh`);
+//! - [`classify_with`]: the word lists' scores and the models' probability (the
+//!   mean of both voices, or the word model's alone); a question
 //!   that cites a Bible verse is on topic (unless it is clearly another kind of
 //!   request, such as code: off-topic score ≥ [`CLEAR_REQUEST`]), any other
 //!   when the probability is at least [`THRESHOLD`]. The word lists'
@@ -33,6 +37,7 @@ pub mod learned;
 pub mod normalize;
 pub mod popes;
 pub mod requests;
+pub mod semantic;
 
 use crate::refs::verse_refs;
 use faith::{Concept, FAITH};
@@ -65,9 +70,12 @@ pub struct TopicScore {
     pub bible_reference: bool,
     /// Names of the concepts that matched (faith first, then requests), for logs.
     pub matched: Vec<&'static str>,
-    /// The learned model's probability that the question is on topic
+    /// The word model's probability that the question is on topic
     /// (`topic::learned`: trained on the `data/topic_train*.json` files).
     pub probability: f32,
+    /// The embedding voice's probability ([`semantic`]), when it is configured
+    /// and answered.
+    pub semantic: Option<f32>,
 }
 
 /// The probability from which a question is on topic (chosen on `topic_dev.json`).
@@ -81,7 +89,16 @@ impl TopicScore {
         if self.bible_reference && self.off_topic < CLEAR_REQUEST {
             return true;
         }
-        self.probability >= THRESHOLD
+        self.combined() >= THRESHOLD
+    }
+
+    /// The probability decided on: the mean of the two voices, or the word
+    /// model's alone.
+    pub fn combined(&self) -> f32 {
+        match self.semantic {
+            Some(p) => (self.probability + p) / 2.0,
+            None => self.probability,
+        }
     }
 
     /// What the word lists found, as the learned model's input.
@@ -129,10 +146,16 @@ fn score(q: &Normalized, lexicon: &[Concept], matched: &mut Vec<&'static str>) -
 
 /// Score a question: the word lists, then the learned model.
 pub fn classify(question: &str) -> TopicScore {
+    classify_with(question, None)
+}
+
+/// [`classify`] with the embedding voice when one is given.
+pub fn classify_with(question: &str, vote: Option<&semantic::SemanticVote>) -> TopicScore {
     let q = Normalized::new(question);
     let mut score = lexicon_score(&q, question);
     let features = learned::features(&q, &score.signals(), learned::HYPER.lexicon_weight);
     score.probability = learned::MODEL.probability(&features);
+    score.semantic = vote.and_then(|v| v.probability(question));
     score
 }
 
@@ -157,6 +180,7 @@ fn lexicon_score(q: &Normalized, question: &str) -> TopicScore {
         bible_reference: !verse_refs(question).is_empty(),
         matched,
         probability: 0.0,
+        semantic: None,
     }
 }
 
