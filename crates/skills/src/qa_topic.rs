@@ -35,7 +35,7 @@ fn roots(env: &SkillEnv) -> [PathBuf; 2] {
 
 fn model_dir(topic_model: Option<&str>, env: &SkillEnv) -> Option<PathBuf> {
     match topic_model.map(str::trim) {
-        Some("off") => return None,
+        Some("off") => None,
         Some(d) if !d.is_empty() => {
             let d = PathBuf::from(d);
             if E5::find(Some(&d), &[]).is_none() {
