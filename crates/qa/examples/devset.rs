@@ -7,8 +7,12 @@
 //! cargo run --release -p ecclesia-qa --features corpus --example devset -- \
 //!     <store>/gen-…/corpus [--devset crates/qa/tests/fixtures/devset.json] \
 //!     [--settings '{"backend":"openai","base_url":"http://127.0.0.1:8080/v1","model":"m"}'] \
-//!     [--show 3] [--json out.json] [--model models/all-MiniLM-L6-v2-qint8 [--cache F]]
+//!     [--show 3] [--json out.json] [--model models/all-MiniLM-L6-v2-qint8 [--cache F]] \
+//!     [--topic-model models/multilingual-e5-small]
 //! ```
+//!
+//! `--topic-model` gives the on-topic classifier its embedding voice, as the
+//! server does when the model is installed.
 //!
 //! `--model` adds the transformer vectors that the vector cache (`--cache`,
 //! by default `embeddings.sqlite` two folders above the corpus folder, where
@@ -55,6 +59,7 @@ fn run() -> Result<(), String> {
     let mut json_out: Option<PathBuf> = None;
     let mut model: Option<PathBuf> = None;
     let mut cache: Option<PathBuf> = None;
+    let mut topic_model: Option<PathBuf> = None;
     while let Some(a) = args.next() {
         let mut val = || args.next().ok_or(format!("{a} needs a value"));
         match a.as_str() {
@@ -68,6 +73,7 @@ fn run() -> Result<(), String> {
             "--json" => json_out = Some(PathBuf::from(val()?)),
             "--model" => model = Some(PathBuf::from(val()?)),
             "--cache" => cache = Some(PathBuf::from(val()?)),
+            "--topic-model" => topic_model = Some(PathBuf::from(val()?)),
             other => store = Some(PathBuf::from(other)),
         }
     }
@@ -108,10 +114,19 @@ fn run() -> Result<(), String> {
     let s = QaSettings::from_json(&settings).map_err(|e| e.to_string())?;
     let language = Some(s.language.clone()).filter(|l| !l.is_empty() && l != "*");
     let retriever = Arc::new(CorpusRetriever::new(corpus, language));
+    let mut config = s.engine_config();
+    if let Some(dir) = &topic_model {
+        let e5 = Arc::new(ecclesia_e5::E5::load(dir, None).map_err(|e| e.to_string())?);
+        let encode = Box::new(move |q: &str| e5.query(q).map_err(|e| e.to_string()));
+        let vote = ecclesia_qa::SemanticVote::bundled(ecclesia_e5::MODEL_SHA256, encode)
+            .map_err(|e| e.to_string())?;
+        config.topic_vote = Some(Arc::new(vote));
+        println!("on-topic classifier: words and {}", ecclesia_e5::MODEL_NAME);
+    }
     let engine = QaEngine::new(
         retriever.clone(),
         s.generator().map_err(|e| e.to_string())?,
-        s.engine_config(),
+        config,
     );
     println!("backend: {}", engine.backend());
 
