@@ -20,10 +20,8 @@ if [ -f "$dest/e5-small-q4.bin" ] && [ -f "$dest/engine/libe5.so" ] && [ -f "$de
     echo "model present: $dest"
     exit 0
 fi
-pip="${PIP:-}"
-if [ -z "$pip" ]; then
-    if [ -x .venv/bin/pip ]; then pip=.venv/bin/pip; else pip="python3 -m pip"; fi
-fi
+source scripts/lib/pip.sh
+pip="$(pip_command)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 $pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 --python-version 3.12 \

