@@ -1,5 +1,5 @@
 //! A logistic-regression classifier of on-topic questions, trained at first use
-//! on the labelled questions of the five `data/topic_train*.json` files (written
+//! on the labelled questions of the seven `data/topic_train*.json` files (written
 //! for it, in the ten languages; the evaluation sets under `tests/fixtures/` are
 //! not in them: questions matching one after folding were removed, and a test
 //! keeps it so).
