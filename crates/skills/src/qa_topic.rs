@@ -13,7 +13,26 @@ use std::sync::Arc;
 /// logged when it cannot be loaded); unset the default folder under `./models`
 /// or `<data>/../models` when present.
 pub fn topic_vote(topic_model: Option<&str>, env: &SkillEnv) -> Option<Arc<SemanticVote>> {
-    load(&model_dir(topic_model, env)?)
+    let setting = topic_model.map(str::trim).filter(|d| !d.is_empty());
+    match (locate(setting, env), setting) {
+        (Some(dir), _) => load(&dir),
+        (None, Some("off")) => None,
+        (None, Some(d)) => {
+            tracing::error!(
+                dir = d,
+                "[qa] topic_model: no multilingual-e5-small there (run scripts/fetch-e5.sh); \
+                 the on-topic classifier uses its word model alone"
+            );
+            None
+        }
+        (None, None) => {
+            tracing::info!(
+                "multilingual-e5-small not installed (scripts/fetch-e5.sh): \
+                 the on-topic classifier uses its word model alone"
+            );
+            None
+        }
+    }
 }
 
 /// The model folder `[qa] topic_model` selects, if it holds the model (what
@@ -21,43 +40,17 @@ pub fn topic_vote(topic_model: Option<&str>, env: &SkillEnv) -> Option<Arc<Seman
 pub fn configured_dir(env: &SkillEnv) -> Option<PathBuf> {
     let section = env.section("qa");
     let setting = section.get("topic_model").and_then(|v| v.as_str());
-    match setting.map(str::trim) {
-        Some("off") => None,
-        Some(d) if !d.is_empty() => E5::find(Some(Path::new(d)), &[]),
-        _ => E5::find(None, &roots(env)),
-    }
+    locate(setting.map(str::trim).filter(|d| !d.is_empty()), env)
 }
 
-/// Where the default folder is looked for: `./models`, `<data>/../models`.
-fn roots(env: &SkillEnv) -> [PathBuf; 2] {
-    [PathBuf::from("."), env.data_dir.join("..")]
-}
-
-fn model_dir(topic_model: Option<&str>, env: &SkillEnv) -> Option<PathBuf> {
-    match topic_model.map(str::trim) {
+/// The folder a (trimmed, non-empty) setting names, if it holds the model:
+/// `"off"` none, a folder that one, unset the default folder under `./models`
+/// or `<data>/../models`.
+fn locate(setting: Option<&str>, env: &SkillEnv) -> Option<PathBuf> {
+    match setting {
         Some("off") => None,
-        Some(d) if !d.is_empty() => {
-            let d = PathBuf::from(d);
-            if E5::find(Some(&d), &[]).is_none() {
-                tracing::error!(
-                    dir = %d.display(),
-                    "[qa] topic_model: no multilingual-e5-small there (run scripts/fetch-e5.sh); \
-                     the on-topic classifier uses its word model alone"
-                );
-                return None;
-            }
-            Some(d)
-        }
-        _ => {
-            let found = E5::find(None, &roots(env));
-            if found.is_none() {
-                tracing::info!(
-                    "multilingual-e5-small not installed (scripts/fetch-e5.sh): \
-                     the on-topic classifier uses its word model alone"
-                );
-            }
-            found
-        }
+        Some(d) => E5::find(Some(Path::new(d)), &[]),
+        None => E5::find(None, &[PathBuf::from("."), env.data_dir.join("..")]),
     }
 }
 
