@@ -322,7 +322,7 @@ mod tests {
 
     /// The evaluation sets (`tests/fixtures/topic_*.json`): none of their
     /// questions may be in a training file, or their figures would be optimistic.
-    const EVALUATION_SETS: [&str; 11] = [
+    const EVALUATION_SETS: [&str; 12] = [
         include_str!("../../tests/fixtures/topic_dev.json"),
         include_str!("../../tests/fixtures/topic_test.json"),
         include_str!("../../tests/fixtures/topic_test2.json"),
@@ -334,6 +334,7 @@ mod tests {
         include_str!("../../tests/fixtures/topic_test8.json"),
         include_str!("../../tests/fixtures/topic_test9.json"),
         include_str!("../../tests/fixtures/topic_test10.json"),
+        include_str!("../../tests/fixtures/topic_test11.json"),
     ];
 
     #[test]
