@@ -28,6 +28,7 @@
 #![deny(missing_docs)]
 
 pub mod binary;
+mod centroid;
 pub mod coverage;
 mod dense;
 pub mod embed;

@@ -259,6 +259,79 @@ fn rest_margin_puts_the_priority_sets_passage_before_a_closer_retelling() {
 }
 
 #[test]
+fn a_document_about_the_whole_query_rises_by_its_centroid() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("gen-1");
+    // The query describes what the encyclical is about as a whole; each of its
+    // passages says one part of it. A letter has one passage that shares most
+    // words with the query and then goes elsewhere.
+    let docs = vec![
+        doc(
+            "letter",
+            "letter",
+            "en",
+            &[
+                "Pray the rosary in October with families.",
+                "Bishops gathered councils about heresies.",
+                "Monasteries copied manuscripts during winters.",
+                "Farmers harvested grapes before storms.",
+            ],
+        ),
+        doc(
+            "encyclical",
+            "encyclical",
+            "en",
+            &[
+                "Families gather for the rosary.",
+                "October belongs to Mary.",
+                "Prayer together protects families.",
+                "The rosary in October, prayed daily.",
+            ],
+        ),
+    ];
+    build_store(&store, docs, false);
+    let words = Words::new();
+    let (mut c, ix) = open_with(&store, words.clone());
+    let query = "families praying the rosary together during October";
+    let order = |c: &Corpus, filters: &Filters| -> Vec<String> {
+        let mut r = SearchRequest::new(query);
+        r.mode = SearchMode::Dense;
+        r.filters = filters.clone();
+        c.search(&r)
+            .unwrap()
+            .hits
+            .iter()
+            .map(|h| h.doc.id.clone())
+            .collect()
+    };
+    let mut t = c.tuning();
+    t.centroid_weight = 3.0;
+    t.rerank_docs = 0;
+    c.set_tuning(t);
+    let all = Filters::default();
+    // no vectors yet: no centroids, nothing found by them
+    assert!(order(&c, &all).is_empty());
+    run_worker(
+        &Arc::downgrade(&ix),
+        &c.database_path(),
+        &opts(&tmp.path().join("cache.sqlite")),
+    )
+    .unwrap();
+    t.centroid_weight = 0.0;
+    c.set_tuning(t);
+    assert_eq!(order(&c, &all)[0], "letter");
+    t.centroid_weight = 3.0;
+    c.set_tuning(t);
+    assert_eq!(order(&c, &all), vec!["encyclical", "letter"]);
+    // a filter keeps a document out of the centroid list too
+    let letters = Filters {
+        doc_type: Some("letter".into()),
+        ..Default::default()
+    };
+    assert_eq!(order(&c, &letters), vec!["letter"]);
+}
+
+#[test]
 fn worker_retries_a_failing_model_and_partial_vectors_are_used_and_announced() {
     let tmp = tempfile::tempdir().unwrap();
     let store = tmp.path().join("gen-1");
