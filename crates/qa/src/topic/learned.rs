@@ -1,5 +1,5 @@
 //! A logistic-regression classifier of on-topic questions, trained at first use
-//! on the labelled questions of the seven `data/topic_train*.json` files (written
+//! on the labelled questions of the eight `data/topic_train*.json` files (written
 //! for it, in the ten languages; the evaluation sets under `tests/fixtures/` are
 //! not in them: questions matching one after folding were removed, and a test
 //! keeps it so).
@@ -78,8 +78,10 @@ struct Labelled {
 /// faith questions framed by travel or work) and the nine other languages'
 /// wide spread of subjects (session 14), and everyday moral questions in plain
 /// words (found money, taxes, expenses, end of life) beside practical questions
-/// on the same subjects (session 15).
-static TRAINING_SETS: [(&str, &str); 7] = [
+/// on the same subjects, and what works, films and songs are about (session 15),
+/// and worldly requests in religious words beside faith questions in worldly
+/// words, in the ten languages (session 16).
+static TRAINING_SETS: [(&str, &str); 8] = [
     (
         "data/topic_train.json",
         include_str!("../../data/topic_train.json"),
@@ -107,6 +109,10 @@ static TRAINING_SETS: [(&str, &str); 7] = [
     (
         "data/topic_train_works.json",
         include_str!("../../data/topic_train_works.json"),
+    ),
+    (
+        "data/topic_train_mixes.json",
+        include_str!("../../data/topic_train_mixes.json"),
     ),
 ];
 
