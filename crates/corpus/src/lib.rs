@@ -28,7 +28,6 @@
 #![deny(missing_docs)]
 
 pub mod binary;
-mod centroid;
 pub mod coverage;
 mod dense;
 pub mod embed;

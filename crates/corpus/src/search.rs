@@ -2,7 +2,6 @@
 //! by reciprocal rank, grouped per document), passage retrieval for question
 //! answering, and fetching documents whole, by section or in parts.
 
-use crate::centroid::Centroids;
 use crate::dense::{self, Dense, Rows, Scan, Span};
 use crate::fusion::{self, DocScores, Weighted};
 use crate::lexical::{self, Fields, Filters};
@@ -16,7 +15,7 @@ use rusqlite::{params, Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex};
 use tantivy::{Index, IndexReader};
 
 /// Bodies longer than this many characters are fetched in parts.
@@ -153,14 +152,6 @@ pub struct SearchTuning {
     /// 0.889 / 0.729; 0.06, as dev is almost all priority set.
     #[serde(default = "default_rest_margin")]
     pub rest_margin: f32,
-    /// Weight of the document list ranked by the transformer centroid of
-    /// each document's passages ([`crate::centroid`]) in the document fusion,
-    /// scaled by the transformer's coverage (0: no such list).
-    #[serde(default = "default_centroid_weight")]
-    pub centroid_weight: f32,
-    /// Documents in that list.
-    #[serde(default = "default_centroid_docs")]
-    pub centroid_docs: usize,
 }
 
 impl Default for SearchTuning {
@@ -193,18 +184,8 @@ impl Default for SearchTuning {
             description_rerank: 1.0,
             rerank_semantic_docs: default_rerank_semantic_docs(),
             rest_margin: default_rest_margin(),
-            centroid_weight: default_centroid_weight(),
-            centroid_docs: default_centroid_docs(),
         }
     }
-}
-
-fn default_centroid_weight() -> f32 {
-    0.0
-}
-
-fn default_centroid_docs() -> usize {
-    50
 }
 
 fn default_semantic_weight() -> f32 {
@@ -462,10 +443,6 @@ pub struct Corpus {
     dense_notice: Option<String>,
     semantic: Option<Arc<SemanticIndex>>,
     semantic_off: Option<String>,
-    /// The documents' transformer centroids, rebuilt as vectors arrive.
-    centroids: RwLock<Option<Arc<Centroids>>>,
-    /// One centroid build at a time.
-    centroid_build: Mutex<()>,
     catalogue: Catalogue,
     tuning: SearchTuning,
 }
@@ -573,8 +550,6 @@ impl Corpus {
             dense_notice,
             semantic: None,
             semantic_off: None,
-            centroids: RwLock::new(None),
-            centroid_build: Mutex::new(()),
             catalogue,
             tuning: SearchTuning::default(),
         })
@@ -858,7 +833,6 @@ impl Corpus {
                 weighted: vec![(lexical.unwrap_or_default(), 1.0)],
                 mode,
                 semantic: None,
-                coverage: 0.0,
             });
         }
         // A description in plain words leans on the meaning, a short topic or
@@ -919,7 +893,6 @@ impl Corpus {
             weighted,
             mode,
             semantic: semantic_at,
-            coverage,
         })
     }
 
@@ -981,83 +954,6 @@ impl Corpus {
         self.prefer_priority(best, keep)
     }
 
-    /// The documents' centroids over the transformer rows present, rebuilt
-    /// when a twentieth more rows have arrived (or the last ones): one search
-    /// pays for a build (a fraction of a second for the whole corpus) while
-    /// the others go on with the previous centroids.
-    fn centroids(&self) -> Option<Arc<Centroids>> {
-        let s = self.semantic.as_ref().filter(|_| self.has_semantic())?;
-        let embedded = s.embedded();
-        let current = self
-            .centroids
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
-        let stale = current.as_ref().is_none_or(|c| {
-            c.rows != embedded
-                && (embedded - c.rows.min(embedded) >= c.rows / 20
-                    || embedded >= s.status().passages)
-        });
-        if !stale {
-            return current;
-        }
-        let Ok(_one) = self.centroid_build.try_lock() else {
-            return current;
-        };
-        let built = s.with_rows(|data, scales, _| {
-            let spans = self.docs.iter().enumerate().map(|(i, d)| {
-                let span = Span {
-                    first_ord: d.first_ord,
-                    count: d.count,
-                    english: d.language == "en",
-                };
-                (i as u32, span)
-            });
-            Centroids::build(data, scales, s.dim(), RERANK_PASSAGES, spans, embedded)
-        });
-        tracing::debug!(
-            documents = built.len(),
-            rows = embedded,
-            "document centroids built"
-        );
-        let built = Arc::new(built);
-        *self.centroids.write().unwrap_or_else(|p| p.into_inner()) = Some(built.clone());
-        Some(built)
-    }
-
-    /// The documents passing `filters` whose centroid is nearest the query
-    /// ([`SearchTuning::centroid_docs`]), with their reciprocal-rank share of
-    /// the document fusion ([`SearchTuning::centroid_weight`] × `share`); a
-    /// document outside the priority set has [`SearchTuning::rest_margin`]
-    /// taken from its cosine.
-    fn centroid_documents(&self, query: &str, filters: &Filters, share: f32) -> HashMap<u32, f32> {
-        let t = self.tuning;
-        let w = t.centroid_weight * share * vector_share(query);
-        if w <= 0.0 || t.centroid_docs == 0 {
-            return HashMap::new();
-        }
-        let (Some(c), Some(s)) = (self.centroids(), self.semantic.as_ref()) else {
-            return HashMap::new();
-        };
-        let Some(qv) = s.query_vector(&crate::query::english(query)) else {
-            return HashMap::new();
-        };
-        let all = filters.is_empty();
-        let keep = |d: u32| all || self.docs[d as usize].passes(filters);
-        let mut near = c.nearest(&qv, t.centroid_docs * 2, keep);
-        for (d, cos) in near.iter_mut() {
-            if !self.docs[*d as usize].priority {
-                *cos -= t.rest_margin;
-            }
-        }
-        near.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        near.into_iter()
-            .take(t.centroid_docs)
-            .enumerate()
-            .map(|(rank, (d, _))| (d, w / (RRF_K + rank as f32 + 1.0)))
-            .collect()
-    }
-
     /// The documents whose title, header or author match `query`
     /// ([`Catalogue::rank`]), with their reciprocal-rank share of the fusion.
     fn described(&self, query: &str, n: usize, filters: &Filters) -> HashMap<u32, f32> {
@@ -1116,10 +1012,7 @@ impl Corpus {
             let e = groups.entry(d).or_insert((DocScores::default(), *ord));
             e.0.push(*score);
         }
-        let mut described = self.described(query, n, filters);
-        for (d, s) in self.centroid_documents(query, filters, lists.coverage) {
-            *described.entry(d).or_insert(0.0) += s;
-        }
+        let described = self.described(query, n, filters);
         let second = if self.is_description(query) {
             t.description_second_passage
         } else {
@@ -1562,8 +1455,6 @@ struct Lists {
     weighted: Vec<Weighted>,
     mode: SearchMode,
     semantic: Option<usize>,
-    /// Share of the candidates' English passages with a transformer vector.
-    coverage: f32,
 }
 
 /// Share of the vector lists' weight for a query that names a Summa article.
