@@ -10,7 +10,7 @@
 //!   sport, weather, shopping, travel, devices, fitness, entertainment, trivia);
 //! - [`learned`]: a logistic regression over the question's words, word pairs,
 //!   character trigrams and first words, and over what the word lists found,
-//!   trained at first use on the 5,362 labelled questions of the
+//!   trained at first use on the 5,756 labelled questions of the
 //!   `data/topic_train*.json` files;
 //! - [`semantic`]: a second voice, a logistic regression over the question's
 //!   multilingual sentence embedding (multilingual-e5-small), used when the
