@@ -138,6 +138,7 @@ const TABLE: &[(&str, &str, &str, &str, &str, &str)] = &[
     ("ask.sources", "Sources", "Prameny", "出处", "সূত্র", ""),
     ("ask.related", "Related questions", "Související otázky", "相关问题", "সম্পর্কিত প্রশ্ন", ""),
     ("ask.answer", "Answer", "Odpověď", "回答", "উত্তর", "जाप"),
+    ("ask.see_also", "Where to read it", "Kde si to přečíst", "在哪里阅读", "কোথায় পড়বেন", "खंय वाचूंक मेळटा"),
     ("lookup.title", "Look-ups", "Adresáře", "查询", "খোঁজ", ""),
     ("lookup.kind", "Directory", "Adresář", "名录", "", ""),
     ("lookup.query", "Name", "Jméno", "名称", "নাম", "नांव"),

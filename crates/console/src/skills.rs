@@ -45,6 +45,10 @@ impl Answer {
                     }
                 }
             }
+            // `catholic_qa`'s grounding travels in the artifact's metadata.
+            if let Some(g) = a.metadata.as_ref().and_then(|m| m.get("grounding")) {
+                out.insert("grounding".into(), g.clone());
+            }
         }
         out
     }

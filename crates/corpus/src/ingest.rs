@@ -229,6 +229,17 @@ impl Ingester for CorpusIngester {
                 n,
             ));
         }
+        let registry = ecclesia_magisterium::Registry::bundled();
+        let n = step("modern Magisterium registry", &mut sink, &mut |s| {
+            import::registry::import(registry, s)
+        })?;
+        sources.push(source(
+            import::registry::DATASET,
+            "crates/magisterium/data/registry.json (written by the project from public facts; links checked against the catalogue where it has them)",
+            &format!("{} documents", registry.entries().len()),
+            "Apache-2.0 (metadata only: titles, dates and links are facts; no text)",
+            n,
+        ));
         let mut cat_n = 0;
         for v in 1..=4u32 {
             let p = data(&format!(

@@ -17,6 +17,10 @@ pub fn structured(artifacts: &[Artifact]) -> Map<String, Value> {
             out.entry("artifact")
                 .or_insert_with(|| Value::String(name.clone()));
         }
+        // `catholic_qa`'s grounding (whether the library holds what was asked).
+        if let Some(g) = a.metadata.as_ref().and_then(|m| m.get("grounding")) {
+            out.insert("grounding".into(), g.clone());
+        }
         for p in &a.parts {
             match p {
                 Part::Text { text, .. } => texts.push(text.as_str()),

@@ -36,7 +36,7 @@ pub enum StreamItem {
 pub type ItemReceiver = mpsc::Receiver<Result<StreamItem, RunError>>;
 
 fn items_of(artifact: &Artifact) -> Vec<StreamItem> {
-    artifact
+    let mut items: Vec<StreamItem> = artifact
         .parts
         .iter()
         .filter_map(|p| match p {
@@ -44,7 +44,14 @@ fn items_of(artifact: &Artifact) -> Vec<StreamItem> {
             Part::Data { data, .. } => Some(StreamItem::Data(data.clone())),
             Part::File { .. } => None,
         })
-        .collect()
+        .collect();
+    // `catholic_qa`'s grounding travels in the artifact's metadata.
+    if let Some(g) = artifact.metadata.as_ref().and_then(|m| m.get("grounding")) {
+        let mut data = Map::new();
+        data.insert("grounding".into(), g.clone());
+        items.push(StreamItem::Data(data));
+    }
+    items
 }
 
 impl Runner {

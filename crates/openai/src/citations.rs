@@ -13,6 +13,8 @@ pub struct Answer {
     pub citations: Vec<Value>,
     /// Suggested follow-ups.
     pub related_questions: Vec<Value>,
+    /// Whether the library holds what was asked (`status`, `missing`, `see_also`).
+    pub grounding: Option<Value>,
 }
 
 impl Answer {
@@ -25,6 +27,9 @@ impl Answer {
         }
         if let Some(Value::Array(rq)) = data.get("related_questions") {
             self.related_questions.extend(rq.iter().cloned());
+        }
+        if let Some(g) = data.get("grounding") {
+            self.grounding = Some(g.clone());
         }
     }
 }
@@ -74,6 +79,11 @@ pub fn answer(artifacts: &[Artifact]) -> Answer {
         }
     }
     out.text = texts.join("\n\n");
+    out.grounding = a
+        .metadata
+        .as_ref()
+        .and_then(|m| m.get("grounding"))
+        .cloned();
     out
 }
 

@@ -57,6 +57,9 @@ pub fn completion(meta: &Meta, prompt: &str, answer: &Answer) -> Value {
     if !answer.related_questions.is_empty() {
         v["related_questions"] = json!(answer.related_questions);
     }
+    if let Some(g) = &answer.grounding {
+        v["grounding"] = g.clone();
+    }
     v
 }
 
@@ -113,6 +116,9 @@ pub fn finish_chunk(meta: &Meta, answer: &Answer, include_usage: bool) -> Value 
     if !answer.related_questions.is_empty() {
         last["related_questions"] = json!(answer.related_questions);
     }
+    if let Some(g) = &answer.grounding {
+        last["grounding"] = g.clone();
+    }
     last
 }
 
@@ -164,6 +170,7 @@ mod tests {
             text: "Yes [1].".into(),
             citations: vec![json!({"document_index": 0})],
             related_questions: vec![],
+            grounding: None,
         };
         let c = chunks(&meta, "q", &a, true);
         assert_eq!(c.last().map(String::as_str), Some("[DONE]"));

@@ -4,6 +4,7 @@
 //! order of first use, so `[n]` is always `citations[n-1]` and no citation is
 //! left uncited. It works on a stream, so streamed text is already clean.
 
+use crate::grounding::Grounding;
 use crate::passage::Passage;
 use crate::text::{best_excerpt, content_terms, Excerpt};
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,9 @@ pub struct Answer {
     pub related_questions: Vec<String>,
     /// Which backend wrote the text (`extractive`, `openai:<model>`, `refusal`).
     pub backend: String,
+    /// Whether the library holds what the question needs (`None` for a refusal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grounding: Option<Grounding>,
 }
 
 /// Rewrites `[n]` markers that refer to a 1-based passage list into markers

@@ -4,9 +4,9 @@
 //! verses are fetched by reference from the Douay-Rheims, the CPDV and Haydock.
 
 use crate::error::QaError;
-use crate::passage::{Passage, Retriever, SourceKind};
+use crate::passage::{CatalogueEntry, Passage, Retriever, SourceKind};
 use crate::refs::verse_refs;
-use ecclesia_corpus::{Corpus, Filters, PassageHit, SearchMode};
+use ecclesia_corpus::{Corpus, Filters, PassageHit, SearchMode, SearchRequest};
 use std::sync::Arc;
 
 /// [`Retriever`] over the corpus store: English passages of texts (no
@@ -217,5 +217,30 @@ impl Retriever for CorpusRetriever {
             }
         }
         Ok(out)
+    }
+
+    fn catalogue(&self, query: &str, k: usize) -> Result<Vec<CatalogueEntry>, QaError> {
+        let req = SearchRequest {
+            query: query.to_string(),
+            limit: (k * 4).clamp(1, 100),
+            offset: 0,
+            filters: Filters::default(),
+            mode: SearchMode::Lexical,
+        };
+        let results = self.corpus.search(&req).map_err(QaError::retrieval)?;
+        Ok(results
+            .hits
+            .into_iter()
+            .filter(|h| h.doc.metadata_only)
+            .take(k)
+            .map(|h| CatalogueEntry {
+                doc_id: h.doc.id,
+                title: h.doc.title,
+                author: h.doc.author,
+                year: h.doc.year,
+                doc_type: h.doc.doc_type,
+                url: h.doc.source_url,
+            })
+            .collect())
     }
 }

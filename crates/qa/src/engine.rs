@@ -6,8 +6,9 @@
 
 use crate::answer::{citations, strip_model_sources, tidy, Answer, MarkerRewriter};
 use crate::error::QaError;
-use crate::extractive::Extractive;
+use crate::extractive::{Extractive, RelatedList};
 use crate::generate::{Generator, Sampling};
+use crate::grounding::{self, Grounding, Status};
 use crate::injection::looks_like_injection;
 use crate::lang::{detect, Lang};
 use crate::passage::{Passage, Retriever};
@@ -17,6 +18,7 @@ use crate::text::Excerpt;
 use crate::topic::semantic::SemanticVote;
 use crate::topic::{classify_with, REFUSAL};
 use crate::translate::search_text;
+use ecclesia_magisterium::Registry;
 use std::sync::Arc;
 
 /// A generator's output after marker rewriting: the rewriter (text, order) and the excerpts.
@@ -159,6 +161,7 @@ impl QaEngine {
                 citations: Vec::new(),
                 related_questions: Vec::new(),
                 backend: "refusal".into(),
+                grounding: None,
             });
         }
         if canceled() {
@@ -180,18 +183,50 @@ impl QaEngine {
         if canceled() {
             return Err(QaError::Canceled);
         }
-
-        let (rewriter, excerpts, backend) = match self.generate(
-            self.generator.as_ref(),
+        let grounding = grounding::decide(
             &question,
             &passages,
-            sampling,
-            on_text,
-            canceled,
+            self.retriever.as_ref(),
+            Registry::bundled(),
+        );
+        tracing::debug!(status = ?grounding.status, "grounding decided");
+        let lang = detect(&question);
+        let related = RelatedList;
+        // An answer the library cannot give is never sent to a model to fill:
+        // it says so, then quotes a few related passages as related.
+        let (prefix, generator, passages): (String, &dyn Generator, Vec<Passage>) =
+            match grounding.status {
+                Status::Answered => (String::new(), self.generator.as_ref(), passages),
+                Status::Partial => (
+                    format!(
+                        "{}\n\n{}\n\n",
+                        grounding.statement,
+                        grounding::partial_intro(lang)
+                    ),
+                    self.generator.as_ref(),
+                    passages,
+                ),
+                Status::NotInLibrary => {
+                    let related_passages = grounding::related(&grounding.subject, passages, 3);
+                    let prefix = if related_passages.is_empty() {
+                        grounding.statement.clone()
+                    } else {
+                        format!(
+                            "{}\n\n{}",
+                            grounding.statement,
+                            grounding::related_intro(lang)
+                        )
+                    };
+                    (prefix, &related as &dyn Generator, related_passages)
+                }
+            };
+
+        let (rewriter, excerpts, backend) = match self.generate(
+            generator, &question, &passages, &prefix, true, sampling, on_text, canceled,
         ) {
-            Ok(r) => (r.0, r.1, self.generator.name()),
+            Ok(r) => (r.0, r.1, generator.name()),
             Err((e, emitted)) => {
-                let model_backend = self.generator.name() != "extractive";
+                let model_backend = generator.name() != "extractive";
                 if matches!(e, QaError::Backend(_))
                     && model_backend
                     && self.config.fallback_to_extractive
@@ -200,7 +235,9 @@ impl QaEngine {
                     tracing::warn!(error = %e, "model backend failed; answering extractively");
                     let ex = Extractive::default();
                     let r = self
-                        .generate(&ex, &question, &passages, sampling, on_text, canceled)
+                        .generate(
+                            &ex, &question, &passages, &prefix, false, sampling, on_text, canceled,
+                        )
                         .map_err(|(e, _)| e)?;
                     (r.0, r.1, "extractive (fallback)".to_string())
                 } else {
@@ -208,21 +245,34 @@ impl QaEngine {
                 }
             }
         };
-        Ok(self.finish(&question, &passages, rewriter, &excerpts, backend))
+        Ok(self.finish(
+            &question, &passages, rewriter, &excerpts, backend, grounding,
+        ))
     }
 
-    /// Run one generator through the marker rewriter. On error, also says whether text was emitted.
+    /// Run one generator through the marker rewriter, after `prefix` (the
+    /// grounding statement; sent to `on_text` when `emit_prefix`). On error,
+    /// also says whether the generator emitted text.
+    #[allow(clippy::too_many_arguments)]
     fn generate(
         &self,
         generator: &dyn Generator,
         question: &str,
         passages: &[Passage],
+        prefix: &str,
+        emit_prefix: bool,
         sampling: &Sampling,
         on_text: &mut dyn FnMut(&str),
         canceled: &dyn Fn() -> bool,
     ) -> Result<Generated, (QaError, bool)> {
         let mut rewriter = MarkerRewriter::new(passages.len());
         let mut emitted = false;
+        if !prefix.is_empty() {
+            let clean = rewriter.feed(prefix);
+            if emit_prefix && !clean.is_empty() {
+                on_text(&clean);
+            }
+        }
         let result = {
             let mut emit = |delta: &str| -> Result<(), QaError> {
                 if canceled() {
@@ -257,6 +307,7 @@ impl QaEngine {
         rewriter: MarkerRewriter,
         excerpts: &[Option<Excerpt>],
         backend: String,
+        grounding: Grounding,
     ) -> Answer {
         // Drop a model's own source list, then renumber again so that markers
         // removed with it leave no uncited citation behind.
@@ -285,16 +336,22 @@ impl QaEngine {
             .iter()
             .filter_map(|&i| passages.get(i).cloned())
             .collect();
-        let related = related_questions(
-            question,
-            if used.is_empty() { passages } else { &used },
-            self.config.related,
+        // The cited passages first, then the others gathered.
+        let mut pool = used;
+        pool.extend(
+            passages
+                .iter()
+                .filter(|p| !pool.iter().any(|u| u.key() == p.key()))
+                .cloned()
+                .collect::<Vec<_>>(),
         );
+        let related = related_questions(question, &pool, self.config.related);
         Answer {
             text,
             citations: cites,
             related_questions: related,
             backend,
+            grounding: Some(grounding),
         }
     }
 }

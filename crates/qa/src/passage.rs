@@ -223,6 +223,30 @@ pub trait Retriever: Send + Sync {
     /// Documents whose title the question names (`"What does Rerum Novarum say…"`),
     /// as `(doc_id, title)`; empty when none.
     fn documents_named_in(&self, question: &str) -> Result<Vec<(String, String)>, QaError>;
+
+    /// Catalogue entries (documents known by title and link, without text)
+    /// for `query`, best first. The default knows none.
+    fn catalogue(&self, query: &str, k: usize) -> Result<Vec<CatalogueEntry>, QaError> {
+        let _ = (query, k);
+        Ok(Vec::new())
+    }
+}
+
+/// A document the store knows by its metadata only (no text to quote).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CatalogueEntry {
+    /// Document id, usable with `document_fetch`.
+    pub doc_id: String,
+    /// Title.
+    pub title: String,
+    /// Author (a pope's name).
+    pub author: Option<String>,
+    /// Year.
+    pub year: Option<i32>,
+    /// Document type (`encyclical`, `speech`, …).
+    pub doc_type: String,
+    /// Where to read it.
+    pub url: Option<String>,
 }
 
 /// An in-memory [`Retriever`] over a list of passages (tests, tiny corpora):

@@ -73,7 +73,16 @@ impl CatholicQa {
 pub fn answer_artifact(answer: &Answer, artifact_id: &str) -> Artifact {
     let mut a = artifact(ARTIFACT_NAME, answer_parts(answer));
     a.artifact_id = artifact_id.to_string();
+    a.metadata = grounding_metadata(answer);
     a
+}
+
+/// `{"grounding": {status, missing, see_also}}`: our extension of the contract.
+fn grounding_metadata(answer: &Answer) -> Option<serde_json::Map<String, serde_json::Value>> {
+    let g = answer.grounding.as_ref()?;
+    let mut m = serde_json::Map::new();
+    m.insert("grounding".into(), serde_json::to_value(g).ok()?);
+    Some(m)
 }
 
 fn answer_parts(answer: &Answer) -> Vec<Part> {
@@ -177,6 +186,7 @@ impl Skill for CatholicQa {
             // Then the citations and related questions, closing the streamed artifact.
             let mut a = artifact(ARTIFACT_NAME, data_parts(&answer));
             a.artifact_id = id.clone();
+            a.metadata = grounding_metadata(&answer);
             ctx.emit(ArtifactChunk {
                 artifact: a,
                 append: !first,
@@ -249,6 +259,7 @@ mod tests {
             citations: Vec::new(),
             related_questions: Vec::new(),
             backend: String::new(),
+            grounding: None,
         };
         for p in &a.parts {
             if let Part::Data { data, .. } = p {

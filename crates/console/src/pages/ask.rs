@@ -117,6 +117,7 @@ pub fn render_answer(ctx: &Ctx, text: &str, data: &Map<String, Value>) -> String
         ctx.t("ask.answer"),
         markup(text, &hrefs)
     );
+    out.push_str(&see_also(ctx, data));
     if !citations.is_empty() {
         let _ = write!(
             out,
@@ -174,6 +175,55 @@ pub fn render_answer(ctx: &Ctx, text: &str, data: &Map<String, Value>) -> String
         }
         out.push_str("</ul>");
     }
+    out
+}
+
+/// The documents that would answer a question the library cannot (the
+/// grounding's `see_also`), with their official links.
+fn see_also(ctx: &Ctx, data: &Map<String, Value>) -> String {
+    let Some(g) = data.get("grounding").and_then(Value::as_object) else {
+        return String::new();
+    };
+    let status = s(g, "status").unwrap_or("answered");
+    let items: Vec<&Map<String, Value>> = g
+        .get("see_also")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .take(10)
+        .collect();
+    if status == "answered" || items.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "<h2>{}</h2><ul class=\"see-also\" data-grounding=\"{}\">",
+        ctx.t("ask.see_also"),
+        esc(status)
+    );
+    for it in items {
+        let title = esc(s(it, "title").unwrap_or("(untitled)"));
+        let head = match s(it, "url").filter(|u| u.starts_with("https://")) {
+            Some(u) => format!("<a href=\"{}\" rel=\"noopener\">{title}</a>", esc(u)),
+            None => title,
+        };
+        let meta: Vec<String> = [
+            s(it, "author").map(str::to_string),
+            it.get("year")
+                .and_then(Value::as_i64)
+                .map(|y| y.to_string()),
+            s(it, "type").map(str::to_string),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let _ = write!(
+            out,
+            "<li>{head} <span class=\"meta\">{}</span></li>",
+            esc(&meta.join(" · "))
+        );
+    }
+    out.push_str("</ul>");
     out
 }
 

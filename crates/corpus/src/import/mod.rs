@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod catechism;
 pub mod church_fathers;
 pub mod generic;
+pub mod registry;
 pub mod vatican;
 
 /// Where importers send documents and warnings.

@@ -1,6 +1,6 @@
 //! Questions in the nine other languages served: the extractive answer's
-//! framing (lead, section headings) is in the question's language, the
-//! quotations stay verbatim, and such questions are on topic.
+//! framing (the words that introduce each quotation) is in the question's
+//! language, the quotations stay verbatim, and such questions are on topic.
 
 use crate::{check_integrity, fixture};
 use ecclesia_qa::lang::{detect, Lang};
@@ -10,8 +10,9 @@ use ecclesia_qa::{
 use std::sync::Arc;
 
 /// Compose an answer from the fixture passages found for `search` (English),
-/// for `question` (another language), and check its framing and citations.
-fn framed(question: &str, search: &str, lead_start: &str, heading: &str) {
+/// for `question` (another language), and check that its opening introduces
+/// the quotation in the question's language (one of `intros`).
+fn framed(question: &str, search: &str, intros: &[&str]) {
     let r = fixture();
     let passages = gather_with(&r, question, search, &RetrievalConfig::default()).unwrap();
     assert!(!passages.is_empty(), "{question}");
@@ -22,12 +23,12 @@ fn framed(question: &str, search: &str, lead_start: &str, heading: &str) {
             Ok(())
         })
         .unwrap();
+    let opening = draft.text.split("\n\n").next().unwrap_or("");
     assert!(
-        draft.text.starts_with(lead_start),
+        intros.iter().any(|i| opening.contains(i)),
         "{question}:\n{}",
         draft.text
     );
-    assert!(draft.text.contains(heading), "{question}:\n{}", draft.text);
     assert_eq!(text, draft.text);
     // every quotation is a verbatim piece of its passage
     for (p, ex) in passages.iter().zip(&draft.excerpts) {
@@ -40,43 +41,46 @@ fn framed(question: &str, search: &str, lead_start: &str, heading: &str) {
 #[test]
 fn framing_follows_the_question_language() {
     let search = "real presence of Christ in the Eucharist body blood";
-    for (q, lead, heading) in [
+    for (q, intros) in [
         (
             "Co učí církev o eucharistii?",
-            "K otázce",
-            "**Katechismus**",
+            &["píše v díle", "odpovídá:", "Písmo říká", "říká:"][..],
         ),
-        ("教会关于圣体的教导是什么？", "关于", "**要理问答**"),
-        ("খ্রীষ্টপ্রসাদ কী?", "\u{201c}খ্রীষ্টপ্রসাদ", "**ধর্মশিক্ষা**"),
-        ("युकारिस्त म्हणल्यार कितें?", "\u{201c}युकारिस्त", "**कातेसिस**"),
-        ("Quid est Eucharistia?", "Ad quaestionem", "**Catechismus**"),
+        (
+            "教会关于圣体的教导是什么？",
+            &["中写道", "回答", "圣经说", "说："],
+        ),
+        ("খ্রীষ্টপ্রসাদ কী?", &["লেখেন", "উত্তর দেয়", "শাস্ত্র বলে", "বলে:"]),
+        (
+            "युकारिस्त म्हणल्यार कितें?",
+            &["बरयता", "जाप दिता", "पवित्र पुस्तक सांगता", "सांगता:"],
+        ),
+        (
+            "Quid est Eucharistia?",
+            &["scribit:", "respondet:", "Scriptura dicit", "dicit:"],
+        ),
         (
             "Che cos'è l'Eucaristia?",
-            "Sulla domanda",
-            "**Il Catechismo**",
+            &["scrive in", "risponde:", "La Scrittura dice", "dice:"],
         ),
         (
             "¿Qué es la Eucaristía?",
-            "Sobre la pregunta",
-            "**El Catecismo**",
+            &["escribe en", "responde:", "La Escritura dice", "dice:"],
         ),
         (
             "O que é a Eucaristia?",
-            "Sobre a pergunta",
-            "**O Catecismo**",
+            &["escreve em", "responde:", "A Escritura diz", "diz:"],
         ),
         (
             "Qu'est-ce que l'Eucharistie ?",
-            "Sur la question",
-            "**Le Catéchisme**",
+            &["écrit dans", "répond", "L'Écriture dit", "dit"],
         ),
         (
             "What is the Eucharist?",
-            "On the question",
-            "**The Catechism**",
+            &["writes in", "answers:", "Scripture says", "says:"],
         ),
     ] {
-        framed(q, search, lead, heading);
+        framed(q, search, intros);
     }
 }
 
@@ -95,7 +99,7 @@ fn an_english_search_of_a_foreign_question_keeps_integrity() {
         .unwrap();
     check_integrity(&a, &r);
     assert!(
-        a.text.starts_with("Sulla domanda") || a.citations.is_empty(),
+        a.text.contains("risponde:") || a.text.contains("scrive in") || a.citations.is_empty(),
         "{}",
         a.text
     );

@@ -1,14 +1,26 @@
 //! The extractive generator, used when no model is configured: the answer is
-//! composed from the passages themselves. A short lead names the sources, then
-//! the key passage of each is quoted verbatim and attributed, grouped by kind
-//! of source. It says nothing the passages do not say, and a passage cannot
-//! instruct it: text is only ever quoted.
+//! composed of sentences of the passages themselves, each quoted verbatim,
+//! introduced by its author and marked `[n]`. It opens with the direct answer
+//! when a source gives one (a catechism's answer to the same question, a
+//! definition), then two to four short paragraphs in the order of the
+//! hierarchy of sources (Scripture and the Magisterium before the Fathers,
+//! the Doctors and commentary), about 120–300 words, with no two sentences
+//! saying the same thing. It says nothing the passages do not say, and a
+//! passage cannot instruct it: text is only ever quoted.
+//!
+//! [`Extractive::list`] is the older form, kept for the related passages of
+//! an answer the library cannot give: each passage's key lines quoted under
+//! its attribution.
+
+mod compose;
+mod intro;
+mod sentences;
 
 use crate::answer::defuse_markers;
 use crate::error::QaError;
 use crate::framing;
 use crate::generate::{Draft, Emit, Generator};
-use crate::lang::{detect, Lang};
+use crate::lang::detect;
 use crate::passage::{Passage, SourceKind};
 use crate::text::{best_excerpt, content_terms, squash, Excerpt};
 
@@ -19,6 +31,8 @@ pub struct Extractive {
     pub quote_chars: usize,
     /// Longest quotation of the other passages.
     pub short_quote_chars: usize,
+    /// Length the composed answer aims at, in words (about 120–300).
+    pub max_words: usize,
 }
 
 impl Default for Extractive {
@@ -26,76 +40,20 @@ impl Default for Extractive {
         Extractive {
             quote_chars: 520,
             short_quote_chars: 320,
-        }
-    }
-}
-
-/// How a document is named in the lead (`Leo XIII's Mirae Caritatis (1902)`, `John 6`).
-fn short_name(p: &Passage) -> String {
-    match p.kind() {
-        SourceKind::Scripture => match p.reference.as_deref() {
-            Some(r) => match r.rsplit_once(':') {
-                Some((chapter, _)) => chapter.to_string(),
-                None => r.to_string(),
-            },
-            None => p.doc_title.clone(),
-        },
-        _ => {
-            let author = p
-                .author
-                .as_deref()
-                .map(str::trim)
-                .filter(|a| !a.is_empty() && !p.doc_title.contains(*a));
-            match (author, p.year) {
-                (Some(a), Some(y)) => format!("{} ({a}, {y})", p.doc_title.trim()),
-                (Some(a), None) => format!("{} ({a})", p.doc_title.trim()),
-                (None, Some(y)) => format!("{} ({y})", p.doc_title.trim()),
-                (None, None) => p.doc_title.trim().to_string(),
-            }
+            max_words: 260,
         }
     }
 }
 
 impl Extractive {
-    /// The lead paragraph: which sources were found, in words.
-    fn lead(&self, lang: Lang, question: &str, passages: &[Passage]) -> String {
-        let mut names: Vec<String> = Vec::new();
-        for p in passages {
-            let n = short_name(p);
-            if !names.contains(&n) {
-                names.push(n);
-            }
-        }
-        let more = names.len().saturating_sub(4);
-        names.truncate(4);
-        let mut list = framing::join_list(lang, &names, "; ");
-        if more > 0 {
-            list.push_str(&framing::and_more(lang, more));
-        }
-        let mut kinds: Vec<SourceKind> = passages.iter().map(|p| p.kind()).collect();
-        kinds.sort();
-        kinds.dedup();
-        let kind_words: Vec<String> = kinds
-            .iter()
-            .map(|k| framing::noun(lang, *k).to_string())
-            .collect();
-        let kinds = framing::join_list(lang, &kind_words, ", ");
-        framing::lead(lang, &squash(question), &kinds, &list)
-    }
-}
-
-impl Generator for Extractive {
-    fn name(&self) -> String {
-        "extractive".into()
-    }
-
-    fn generate(
+    /// Quote the key lines of each passage under its attribution (the related
+    /// passages of an answer the library cannot give).
+    pub fn list(
         &self,
         question: &str,
         passages: &[Passage],
         emit: &mut Emit<'_>,
     ) -> Result<Draft, QaError> {
-        let lang = detect(question);
         let terms = content_terms(&crate::translate::english_terms(question));
         let mut text = String::new();
         let mut excerpts: Vec<Option<Excerpt>> = vec![None; passages.len()];
@@ -104,10 +62,8 @@ impl Generator for Extractive {
             emit(s)
         };
         if passages.is_empty() {
-            push(framing::nothing_found(lang), &mut text)?;
             return Ok(Draft { text, excerpts });
         }
-        push(&self.lead(lang, question, passages), &mut text)?;
 
         // Group by kind of source, in the order of SourceKind; within a group keep retrieval order.
         let mut order: Vec<usize> = (0..passages.len()).collect();
@@ -118,10 +74,6 @@ impl Generator for Extractive {
             let kind = p.kind();
             if current != Some(kind) {
                 current = Some(kind);
-                push(
-                    &format!("\n\n**{}**\n", framing::heading(lang, kind)),
-                    &mut text,
-                )?;
             }
             // The best passages (by retrieval rank) get the longer quotation.
             let limit = if i < 3 {
@@ -167,5 +119,60 @@ impl Generator for Extractive {
             push(&line, &mut text)?;
         }
         Ok(Draft { text, excerpts })
+    }
+}
+
+impl Generator for Extractive {
+    fn name(&self) -> String {
+        "extractive".into()
+    }
+
+    fn generate(
+        &self,
+        question: &str,
+        passages: &[Passage],
+        emit: &mut Emit<'_>,
+    ) -> Result<Draft, QaError> {
+        let lang = detect(question);
+        if passages.is_empty() {
+            emit(framing::nothing_found(lang))?;
+            return Ok(Draft {
+                text: framing::nothing_found(lang).to_string(),
+                excerpts: Vec::new(),
+            });
+        }
+        let composed = compose::compose(question, passages, self.max_words);
+        if composed.text.is_empty() {
+            // No readable sentence (headings, verse fragments): quote the passages instead.
+            return self.list(question, passages, emit);
+        }
+        // Streamed a quotation at a time.
+        for piece in composed.text.split_inclusive(']') {
+            emit(piece)?;
+        }
+        Ok(Draft {
+            text: composed.text,
+            excerpts: composed.excerpts,
+        })
+    }
+}
+
+/// The related passages of an answer the library cannot give, quoted under
+/// their attributions ([`Extractive::list`]); no model is ever asked.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RelatedList;
+
+impl Generator for RelatedList {
+    fn name(&self) -> String {
+        "extractive".into()
+    }
+
+    fn generate(
+        &self,
+        question: &str,
+        passages: &[Passage],
+        emit: &mut Emit<'_>,
+    ) -> Result<Draft, QaError> {
+        Extractive::default().list(question, passages, emit)
     }
 }

@@ -1,0 +1,292 @@
+//! [`Registry`]: the entries of the data file, with an index of every name
+//! they are known by, and the lookups the answering pipeline needs: the
+//! documents a question names, a pope's or the Council's documents ranked by
+//! subject, and the documents whose subjects a question names.
+
+use crate::entry::Entry;
+use crate::fold::{fold, is_han};
+use crate::mention::{self, Mentions};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The data file, compiled in: facts only (titles, dates, links), written by us.
+const BUNDLED: &str = include_str!("../data/registry.json");
+
+/// Why a registry could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    /// The JSON does not parse or has the wrong shape.
+    #[error("registry: {0}")]
+    Json(#[from] serde_json::Error),
+    /// Two rows share an id.
+    #[error("registry: duplicate id {0:?}")]
+    DuplicateId(String),
+    /// A row's date is not `YYYY-MM-DD`.
+    #[error("registry: {id}: date {date:?} is not YYYY-MM-DD")]
+    BadDate {
+        /// The row.
+        id: String,
+        /// Its date.
+        date: String,
+    },
+}
+
+/// How a name is matched in a question.
+#[derive(Debug, Clone)]
+struct Name {
+    /// The folded name (`" evangelium vitae "`), or the raw abbreviation for exact-case names.
+    key: String,
+    /// An upper-case abbreviation (`"CCC"`, `"GS"`): matched as a whole word in its own case.
+    abbreviation: bool,
+    /// The entry.
+    entry: usize,
+}
+
+/// The registry of the modern Magisterium.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    entries: Vec<Entry>,
+    by_id: HashMap<String, usize>,
+    /// Longest names first, so that "Evangelii gaudium" wins over a shorter name inside it.
+    names: Vec<Name>,
+}
+
+impl Registry {
+    /// The registry compiled into the binary (parsed once; the data file is checked by tests).
+    pub fn bundled() -> &'static Registry {
+        static REGISTRY: OnceLock<Registry> = OnceLock::new();
+        REGISTRY.get_or_init(|| match Registry::from_json(BUNDLED) {
+            Ok(r) => r,
+            Err(e) => {
+                // The bundled file is tested; an unreadable one must not take the answers down.
+                tracing::error!("{e}; the registry of the modern Magisterium is empty");
+                empty()
+            }
+        })
+    }
+
+    /// A registry from the data file's JSON (an array of [`Entry`]).
+    pub fn from_json(json: &str) -> Result<Registry, RegistryError> {
+        Registry::new(serde_json::from_str(json)?)
+    }
+
+    /// A registry over `entries`; ids must be unique and dates ISO.
+    pub fn new(entries: Vec<Entry>) -> Result<Registry, RegistryError> {
+        let mut by_id = HashMap::new();
+        let mut names = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
+            if by_id.insert(e.id.clone(), i).is_some() {
+                return Err(RegistryError::DuplicateId(e.id.clone()));
+            }
+            if !is_iso_date(&e.date) {
+                return Err(RegistryError::BadDate {
+                    id: e.id.clone(),
+                    date: e.date.clone(),
+                });
+            }
+            for n in e.all_names() {
+                if let Some(name) = Name::of(n, i) {
+                    names.push(name);
+                }
+            }
+        }
+        names.sort_by(|a, b| b.key.len().cmp(&a.key.len()).then(a.entry.cmp(&b.entry)));
+        names.dedup_by(|a, b| a.key == b.key && a.entry == b.entry);
+        Ok(Registry {
+            entries,
+            by_id,
+            names,
+        })
+    }
+
+    /// Every entry, in file order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The entry with `id`.
+    pub fn get(&self, id: &str) -> Option<&Entry> {
+        self.by_id.get(id).map(|&i| &self.entries[i])
+    }
+
+    /// The first entry of `doc_type` (`"catechism"`) whose id starts with `prefix`.
+    pub fn find(&self, doc_type: &str, prefix: &str) -> Option<&Entry> {
+        self.entries
+            .iter()
+            .find(|e| e.doc_type == doc_type && e.id.starts_with(prefix))
+    }
+
+    /// What `question` names: registry documents (by any of their names, a
+    /// Catechism paragraph, a canon), the Second Vatican Council, modern
+    /// popes, and titles given after a word like "encyclical" that the
+    /// registry does not know.
+    pub fn mentions(&self, question: &str) -> Mentions<'_> {
+        let mut folded = fold(question);
+        let mut found: Vec<usize> = Vec::new();
+        for name in &self.names {
+            let hit = if name.abbreviation {
+                mention::has_word(question, &name.key)
+            } else if name.key.trim().chars().any(is_han) {
+                let key = name.key.trim();
+                let hit = folded.contains(key);
+                if hit {
+                    folded = folded.replace(key, " ");
+                }
+                hit
+            } else {
+                let hit = folded.contains(&name.key);
+                if hit {
+                    folded = folded.replace(&name.key, " ");
+                }
+                hit
+            };
+            if hit && !found.contains(&name.entry) {
+                found.push(name.entry);
+            }
+        }
+        let mut m = mention::scan(question, &folded);
+        if m.catechism_paragraph.is_some() {
+            if let Some(i) = self
+                .find("catechism", "catechism-of-the-catholic-church")
+                .and_then(|e| self.by_id.get(&e.id))
+            {
+                push_unique(&mut found, *i);
+            }
+        }
+        if let Some(year) = m.canon_code {
+            let prefix = if year == 1917 {
+                "code-of-canon-law-1917"
+            } else {
+                "code-of-canon-law-1983"
+            };
+            if let Some(i) = self.by_id.get(prefix) {
+                push_unique(&mut found, *i);
+            }
+        }
+        // A title after "encyclical" that is one of our names is not unknown.
+        m.unknown_titles.retain(|t| {
+            let f = fold(t);
+            !self
+                .names
+                .iter()
+                .any(|n| !n.abbreviation && (f.contains(&n.key) || n.key.contains(&f)))
+        });
+        Mentions {
+            documents: found.into_iter().map(|i| &self.entries[i]).collect(),
+            ..m
+        }
+    }
+
+    /// Entries that pass `keep`, ranked by how much of `text` their subjects
+    /// and titles cover (entries that cover nothing are left out).
+    pub fn by_subject(&self, text: &str, keep: impl Fn(&Entry) -> bool) -> Vec<(&Entry, f32)> {
+        let words = mention::stems(&fold(text));
+        if words.is_empty() {
+            return Vec::new();
+        }
+        let mut out: Vec<(&Entry, f32)> = self
+            .entries
+            .iter()
+            .filter(|e| keep(e))
+            .filter_map(|e| {
+                let score = e
+                    .subjects
+                    .iter()
+                    .chain(std::iter::once(&e.title_en))
+                    .map(|s| {
+                        let ws = mention::stems(&fold(s));
+                        if ws.is_empty() {
+                            return 0.0;
+                        }
+                        let hit = ws.iter().filter(|w| words.contains(*w)).count();
+                        hit as f32 / ws.len() as f32
+                    })
+                    .fold(0.0f32, |a, b| a + b * b);
+                (score > 0.0).then_some((e, score))
+            })
+            .collect();
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.date.cmp(&b.0.date)));
+        out
+    }
+
+    /// Entries one of whose subject phrases `text` contains whole (`"euthanasia"`,
+    /// `"in vitro fertilization"`), best covered first.
+    pub fn subjects_named_in(&self, text: &str) -> Vec<&Entry> {
+        let folded = fold(text);
+        let mut out: Vec<(&Entry, usize)> = self
+            .entries
+            .iter()
+            .filter_map(|e| {
+                let n: usize = e
+                    .subjects
+                    .iter()
+                    .filter(|s| {
+                        let f = fold(s);
+                        f.trim().len() >= 4 && folded.contains(&f)
+                    })
+                    .map(|s| s.len())
+                    .sum();
+                (n > 0).then_some((e, n))
+            })
+            .collect();
+        out.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.date.cmp(&a.0.date)));
+        out.into_iter().map(|(e, _)| e).collect()
+    }
+}
+
+impl Name {
+    fn of(raw: &str, entry: usize) -> Option<Name> {
+        let raw = raw.trim();
+        let letters = raw.chars().filter(|c| c.is_alphanumeric()).count();
+        if letters < 2 {
+            return None;
+        }
+        let abbreviation = letters <= 5
+            && !raw.contains(' ')
+            && raw
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+        if abbreviation {
+            return Some(Name {
+                key: raw.to_string(),
+                abbreviation,
+                entry,
+            });
+        }
+        let key = fold(raw);
+        // A single short word ("Spe") matches too much; Chinese names are whole titles.
+        let han = key.chars().any(is_han);
+        if !han && key.trim().chars().count() < 6 {
+            return None;
+        }
+        Some(Name {
+            key,
+            abbreviation,
+            entry,
+        })
+    }
+}
+
+fn push_unique(v: &mut Vec<usize>, i: usize) {
+    if !v.contains(&i) {
+        v.push(i);
+    }
+}
+
+fn is_iso_date(d: &str) -> bool {
+    let b = d.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+fn empty() -> Registry {
+    Registry {
+        entries: Vec::new(),
+        by_id: HashMap::new(),
+        names: Vec::new(),
+    }
+}
