@@ -28,7 +28,14 @@ gets url_checked false.  The file is rewritten in the same layout.
 
 It also checks the file itself: JSON, exact field set, unique ids, ISO dates,
 known types and authors, 3-8 subjects, and names shared by two rows (which
-would make detection ambiguous).  Counts are printed at the end.
+would make detection ambiguous).  Names are also compared the way the matcher
+(crates/magisterium/src/fold.rs and registry.rs) sees them: folded (lower case,
+marks removed -- which in Bengali and Devanagari removes the vowel signs,
+virama and anusvara, leaving a consonant skeleton -- punctuation made spaces),
+so two rows whose names fold alike are an error too, and names the matcher
+ignores (under 6 folded characters, not Han, not an upper-case abbreviation)
+are listed as warnings.  Counts, names by script included, are printed at the
+end.
 
 Usage:
     python3 scripts/registry-check.py [--apply] [--registry PATH] [--catalog PATH] [-v]
@@ -82,6 +89,58 @@ def norm(text: str) -> str:
     text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     text = re.sub(r"^(pope\s+)?(pius|leo|benedict|john paul|john|paul|francis)\s+[ivxl]+\s*,\s*", "", text)
     return re.sub(r"[^a-z0-9]+", " ", text).strip()
+
+
+def rust_fold(text: str) -> str:
+    """fold() of crates/magisterium/src/fold.rs: NFD, combining marks (General_Category M*)
+    dropped, lower case, every run of non-alphanumerics one space, a space at each end."""
+    out = [" "]
+    gap = False
+    for c in unicodedata.normalize("NFD", text):
+        if unicodedata.category(c).startswith("M"):
+            continue
+        if c.isalnum():
+            if gap and out[-1] != " ":
+                out.append(" ")
+            gap = False
+            out.append(c.lower())
+        else:
+            gap = True
+    if out[-1] != " ":
+        out.append(" ")
+    return "".join(out)
+
+
+def is_han(c: str) -> bool:
+    o = ord(c)
+    return 0x3400 <= o <= 0x4DBF or 0x4E00 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0x20000 <= o <= 0x2FA1F
+
+
+def matcher_key(raw: str) -> str | None:
+    """The key Name::of (registry.rs) gives a name: "abbr:CCC" for an upper-case abbreviation,
+    the folded name otherwise; None when the matcher ignores the name."""
+    raw = raw.strip()
+    letters = sum(1 for c in raw if c.isalnum())
+    if letters < 2:
+        return None
+    if letters <= 5 and " " not in raw and all(c.isascii() and (c.isupper() or c.isdigit()) for c in raw):
+        return "abbr:" + raw
+    key = rust_fold(raw)
+    if not any(is_han(c) for c in key) and len(key.strip()) < 6:
+        return None
+    return key
+
+
+SCRIPTS = [("Han", is_han), ("Bengali", lambda c: 0x0980 <= ord(c) <= 0x09FF),
+           ("Devanagari", lambda c: 0x0900 <= ord(c) <= 0x097F),
+           ("Latin", lambda c: c.isascii() and c.isalpha() or unicodedata.name(c, "").startswith("LATIN"))]
+
+
+def script_of(name: str) -> str:
+    for label, test in SCRIPTS:
+        if any(test(c) for c in name):
+            return label
+    return "other"
 
 
 def valid_iso(s: str) -> bool:
@@ -276,6 +335,41 @@ def main() -> int:
         elif len(others) > 1:
             errors.append(f"title_la {n!r} of {sorted(owners)} is a name of {sorted(name_owner[n] - owners)}")
 
+    # ---- names as the matcher sees them (folded; see rust_fold)
+    key_owner = collections.defaultdict(set)
+    key_names = collections.defaultdict(set)
+    title_keys = collections.defaultdict(set)
+    ignored = []
+    by_script = collections.Counter()
+    for r in rows:
+        rid = r.get("id")
+        for n in r.get("names") or []:
+            if isinstance(n, str):
+                by_script[script_of(n)] += 1
+        for n in [r.get("title_la", ""), r.get("title_en", "")] + list(r.get("names") or []):
+            if not isinstance(n, str) or not n.strip():
+                continue
+            k = matcher_key(n)
+            if k is None:
+                ignored.append(f"{rid}: {n!r}")
+                continue
+            key_owner[k].add(rid)
+            key_names[k].add(n)
+        k = matcher_key(str(r.get("title_la", "")))
+        if k:
+            title_keys[k].add(rid)
+    for k, owners in sorted(key_owner.items()):
+        if len(owners) < 2:
+            continue
+        if name_owner.get(k.strip().casefold(), set()) == owners or title_owner.get(k.strip(), set()) == owners:
+            continue  # already reported above, by the exact-name checks
+        if title_keys.get(k, set()) == owners:
+            warnings.append(f"folded name {k.strip()!r} is the title of {sorted(owners)} (same incipit)")
+        else:
+            errors.append(f"names {sorted(key_names[k])} fold alike ({k.strip()!r}) in {sorted(owners)}")
+    for i in ignored:
+        warnings.append(f"name ignored by the matcher (too short once folded): {i}")
+
     # ---- catalogue cross-check
     catalog = load_catalog(a.catalog)
     popes_ids = load_popes_ids(a.catalog)
@@ -340,6 +434,9 @@ def main() -> int:
         print(f"{label}:")
         for k, v in sorted(c.items(), key=lambda kv: (-kv[1], kv[0])):
             print(f"  {v:4d}  {k}")
+    print("names by script:")
+    for label, v in sorted(by_script.items(), key=lambda kv: (-kv[1], kv[0])):
+        print(f"  {v:4d}  {label}")
     print(f"matched in catalogue: {matched}")
     print(f"url_checked true: {sum(1 for r in rows if r['url_checked'])}")
     print(f"url_checked false: {sum(1 for r in rows if not r['url_checked'])}")

@@ -146,7 +146,7 @@ pub struct Filters {
     /// Author: every word must occur in the author's name (`"augustine"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
-    /// Language code (`en`, `la`, …).
+    /// Language code (`en`, `la`, …), or several separated by commas (`en,it`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
     /// Earliest year, inclusive.
@@ -768,13 +768,20 @@ fn filter_clauses(fields: &Fields, filters: &Filters) -> Vec<(Occur, Box<dyn Que
         ));
     }
     if let Some(l) = &filters.language {
-        clauses.push((
-            Occur::Must,
-            Box::new(TermQuery::new(
-                Term::from_field_text(fields.language, &l.to_lowercase()),
-                IndexRecordOption::Basic,
-            )),
-        ));
+        // One language, or several separated by commas (`en,it`): any of them.
+        let any: Vec<(Occur, Box<dyn Query>)> = l
+            .split(',')
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                let q: Box<dyn Query> = Box::new(TermQuery::new(
+                    Term::from_field_text(fields.language, &l.to_lowercase()),
+                    IndexRecordOption::Basic,
+                ));
+                (Occur::Should, q)
+            })
+            .collect();
+        clauses.push((Occur::Must, Box::new(BooleanQuery::new(any))));
     }
     if let Some(a) = &filters.author {
         for w in crate::text::fold(a).split(|c: char| !c.is_alphanumeric()) {

@@ -391,10 +391,10 @@ impl DocEntry {
         {
             return false;
         }
-        if f.language
-            .as_ref()
-            .is_some_and(|l| !l.eq_ignore_ascii_case(&self.language))
-        {
+        if f.language.as_ref().is_some_and(|l| {
+            !l.split(',')
+                .any(|l| l.trim().eq_ignore_ascii_case(&self.language))
+        }) {
             return false;
         }
         if let Some(a) = &f.author {

@@ -1,6 +1,8 @@
-//! Folding for name matching: lower case, accents removed, every run of
+//! Folding for name matching: lower case, Latin accents removed, every run of
 //! characters that are neither letters nor digits made one space, with a
-//! space at each end so that `" name "` matches whole words only.
+//! space at each end so that `" name "` matches whole words only. Only the
+//! combining diacritics of Latin, Greek and Cyrillic letters (U+0300–U+036F)
+//! are removed: the vowel signs of Bengali and Devanagari are letters of the name.
 
 use unicode_normalization::UnicodeNormalization;
 
@@ -9,11 +11,8 @@ pub fn fold(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push(' ');
     let mut gap = false;
-    for c in s
-        .nfd()
-        .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
-    {
-        if c.is_alphanumeric() {
+    for c in s.nfd().filter(|c| !('\u{0300}'..='\u{036F}').contains(c)) {
+        if c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c) {
             if gap && !out.ends_with(' ') {
                 out.push(' ');
             }
@@ -44,5 +43,9 @@ mod tests {
         assert_eq!(fold("Catéchisme de l'Église"), " catechisme de l eglise ");
         assert_eq!(fold(""), " ");
         assert_eq!(fold("天主教教理"), " 天主教教理 ");
+        // Vowel signs stay: these are two different names.
+        assert_ne!(fold("लाउदातो सी"), fold("लउदत स"));
+        assert!(fold("লাউদাতো সি").contains('\u{9be}'));
+        assert_eq!(fold("লাউদাতো সি"), fold("লাউদাতো  সি!"));
     }
 }

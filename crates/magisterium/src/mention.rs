@@ -513,6 +513,7 @@ fn titles_after_cues(question: &str) -> Vec<String> {
         ('“', '”'),
         ('«', '»'),
         ('„', '“'),
+        ('„', '”'),
         ('《', '》'),
         ('"', '"'),
         ('*', '*'),
@@ -556,6 +557,10 @@ fn capitalised_run<'t>(tokens: impl Iterator<Item = &'t str>) -> Option<String> 
         if t.ends_with([',', '?', '.', ';', ':', '!', ')']) {
             break;
         }
+    }
+    // "Pope Francis's encyclical": an author, not a title.
+    if words.iter().any(|w| NOT_TITLES.contains(&fold(w).trim())) {
+        return None;
     }
     while words
         .last()

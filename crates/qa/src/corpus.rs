@@ -4,6 +4,7 @@
 //! verses are fetched by reference from the Douay-Rheims, the CPDV and Haydock.
 
 use crate::error::QaError;
+use crate::lang::Lang;
 use crate::passage::{CatalogueEntry, Passage, Retriever, SourceKind};
 use crate::refs::verse_refs;
 use ecclesia_corpus::{Corpus, Filters, PassageHit, SearchMode, SearchRequest};
@@ -27,6 +28,27 @@ impl CorpusRetriever {
                 exclude_metadata_only: true,
                 ..Filters::default()
             },
+        }
+    }
+
+    /// The filters for `query`: a question in a language the corpus holds
+    /// texts in (Latin, Italian, French, Spanish, Portuguese) is searched in
+    /// that language beside the configured one, so that a papal letter that
+    /// exists only in Italian can answer an Italian question.
+    fn filters_for(&self, query: &str) -> Filters {
+        let Some(configured) = &self.filters.language else {
+            return self.filters.clone();
+        };
+        let own = crate::lang::detect(query);
+        let code = own.code();
+        if !matches!(own, Lang::La | Lang::It | Lang::Fr | Lang::Es | Lang::Pt)
+            || configured.split(',').any(|l| l == code)
+        {
+            return self.filters.clone();
+        }
+        Filters {
+            language: Some(format!("{configured},{code}")),
+            ..self.filters.clone()
         }
     }
 
@@ -78,7 +100,7 @@ impl Retriever for CorpusRetriever {
     fn search(&self, query: &str, k: usize) -> Result<Vec<Passage>, QaError> {
         let hits = self
             .corpus
-            .passages(query, k, &self.filters)
+            .passages(query, k, &self.filters_for(query))
             .map_err(QaError::retrieval)?;
         Ok(hits.into_iter().map(from_hit).collect())
     }
@@ -92,27 +114,27 @@ impl Retriever for CorpusRetriever {
         let filters = match kind {
             SourceKind::Magisterium => Filters {
                 magisterial_only: true,
-                ..self.filters.clone()
+                ..self.filters_for(query)
             },
             SourceKind::Scripture => Filters {
                 doc_type: Some("scripture".into()),
-                ..self.filters.clone()
+                ..self.filters_for(query)
             },
             SourceKind::Catechism => Filters {
                 doc_type: Some("catechism".into()),
-                ..self.filters.clone()
+                ..self.filters_for(query)
             },
             SourceKind::Commentary => Filters {
                 doc_type: Some("commentary".into()),
-                ..self.filters.clone()
+                ..self.filters_for(query)
             },
             SourceKind::Fathers => Filters {
                 doc_type: Some("patristic".into()),
-                ..self.filters.clone()
+                ..self.filters_for(query)
             },
             SourceKind::Theology => Filters {
                 doc_type: Some("theology".into()),
-                ..self.filters.clone()
+                ..self.filters_for(query)
             },
             SourceKind::Other => return Ok(Vec::new()),
         };
@@ -132,7 +154,7 @@ impl Retriever for CorpusRetriever {
         // The corpus filters by type/author, not by id: search wider and keep this document.
         let hits = self
             .corpus
-            .passages(query, (k * 25).max(100), &self.filters)
+            .passages(query, (k * 25).max(100), &self.filters_for(query))
             .map_err(QaError::retrieval)?;
         let mut out: Vec<Passage> = hits
             .into_iter()
@@ -200,7 +222,12 @@ impl Retriever for CorpusRetriever {
         let q = question.to_lowercase();
         let hits = self
             .corpus
-            .passages_with_mode(question, 30, &self.filters, SearchMode::Lexical)
+            .passages_with_mode(
+                question,
+                30,
+                &self.filters_for(question),
+                SearchMode::Lexical,
+            )
             .map_err(QaError::retrieval)?;
         let mut out: Vec<(String, String)> = Vec::new();
         for h in hits {

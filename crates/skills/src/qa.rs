@@ -332,6 +332,27 @@ mod tests {
     }
 
     #[test]
+    fn the_artifact_carries_the_grounding_in_its_metadata() {
+        let req = SkillRequest::from_parts(&[Part::text(
+            "What did Vatican II decide about the vernacular in the liturgy?",
+        )])
+        .unwrap();
+        let out = skill().run(&req, &SkillContext::default()).unwrap();
+        let g = &out[0].metadata.as_ref().expect("metadata")["grounding"];
+        assert_ne!(g["status"], "answered", "{g}");
+        let first = &g["see_also"][0];
+        for k in ["title", "author", "year", "type", "url", "in_library"] {
+            assert!(first.get(k).is_some(), "missing {k}: {first}");
+        }
+        assert_eq!(first["in_library"], false);
+        let req = SkillRequest::from_parts(&[Part::text("What is the Holy Eucharist?")]).unwrap();
+        let out = skill().run(&req, &SkillContext::default()).unwrap();
+        let g = &out[0].metadata.as_ref().expect("metadata")["grounding"];
+        assert_eq!(g["status"], "answered", "{g}");
+        assert_eq!(g["see_also"], serde_json::json!([]));
+    }
+
+    #[test]
     fn not_streaming_returns_one_artifact() {
         let req =
             SkillRequest::from_parts(&[Part::text("Is baptism necessary to salvation?")]).unwrap();

@@ -65,6 +65,14 @@ fn document(e: &Entry) -> Document {
         e.subjects.join(", "),
         e.url
     );
-    doc.push_kind("catalogue", None, text, PassageKind::Metadata);
+    // Catalogue entries are indexed by title, author and heading: the names go in the heading.
+    let mut heading: Vec<String> = vec![e.title_en.clone()];
+    heading.extend(e.names.iter().cloned());
+    doc.push_kind(
+        "catalogue",
+        Some(heading.join("; ")),
+        text,
+        PassageKind::Metadata,
+    );
     doc
 }

@@ -20,9 +20,7 @@ pub struct Composed {
 /// Most sentences from one passage (they must follow each other).
 const PER_PASSAGE: usize = 2;
 /// Most sentences in an answer.
-const MAX_SENTENCES: usize = 8;
-/// The fewest words an answer aims at when the passages allow.
-const MIN_WORDS: usize = 120;
+const MAX_SENTENCES: usize = 9;
 
 /// The paragraph a kind of source goes in, in the order of the hierarchy of sources.
 fn paragraph_of(kind: SourceKind) -> usize {
@@ -50,8 +48,18 @@ fn redundant(a: &Sentence, b: &Sentence) -> bool {
     common / smaller > 0.7
 }
 
-/// Choose the sentences: the opening, then the best others above `floor` of the best score.
-fn choose(passages: &[Passage], ranked: &[Sentence], max_words: usize) -> Vec<Sentence> {
+/// Choose the sentences: the opening (a direct answer when a source gives
+/// one), then the best sentence of each further passage in retrieval order
+/// (so that every source that speaks to the question is heard), then second
+/// sentences where the budget allows. `strict`: only sentences that share a
+/// word with the question (off for questions whose words the glossary could
+/// not render in English, where retrieval's order is the better guide).
+fn choose(
+    passages: &[Passage],
+    ranked: &[Sentence],
+    max_words: usize,
+    strict: bool,
+) -> Vec<Sentence> {
     let Some(top) = ranked.first() else {
         return Vec::new();
     };
@@ -64,38 +72,57 @@ fn choose(passages: &[Passage], ranked: &[Sentence], max_words: usize) -> Vec<Se
         .clone();
     let mut words = n_words(passages, &opening);
     let mut chosen = vec![opening];
-    for floor in [0.45, 0.25] {
-        for s in ranked {
-            if words >= max_words || chosen.len() >= MAX_SENTENCES {
-                break;
-            }
-            if s.score < floor * best || s.score <= 0.15 / (1.0 + s.passage as f32) + 0.01 {
-                continue;
-            }
-            if chosen
-                .iter()
-                .any(|c| c.passage == s.passage && c.start == s.start)
-            {
-                continue;
-            }
-            let same: Vec<&Sentence> = chosen.iter().filter(|c| c.passage == s.passage).collect();
-            let text = &passages[s.passage].text;
-            if same.len() >= PER_PASSAGE || same.iter().any(|c| !adjacent(text, c, s)) {
-                continue;
-            }
-            if chosen.iter().any(|c| redundant(c, s)) {
-                continue;
-            }
-            let w = n_words(passages, s);
-            if words + w > max_words + 40 {
-                continue;
-            }
-            words += w;
-            chosen.push(s.clone());
+    let relevant = |s: &Sentence, floor: f32| {
+        !strict || s.score >= floor * best && s.score > 0.15 / (1.0 + s.passage as f32) + 0.01
+    };
+    // Breadth: one sentence from each passage that has a relevant one.
+    for p in 0..passages.len() {
+        if chosen.len() >= MAX_SENTENCES || chosen.iter().any(|c| c.passage == p) {
+            continue;
         }
-        if words >= MIN_WORDS {
+        let Some(s) = ranked
+            .iter()
+            .filter(|s| s.passage == p && relevant(s, 0.2))
+            .find(|s| !chosen.iter().any(|c| redundant(c, s)))
+        else {
+            continue;
+        };
+        let w = n_words(passages, s);
+        if words + w > max_words + 60 {
+            continue;
+        }
+        words += w;
+        chosen.push(s.clone());
+    }
+    // Depth: the next sentence of a passage already quoted, while under the budget.
+    for s in ranked {
+        if words >= max_words || chosen.len() >= MAX_SENTENCES {
             break;
         }
+        if !relevant(s, 0.45)
+            || chosen
+                .iter()
+                .any(|c| c.passage == s.passage && c.start == s.start)
+        {
+            continue;
+        }
+        let same: Vec<&Sentence> = chosen.iter().filter(|c| c.passage == s.passage).collect();
+        let text = &passages[s.passage].text;
+        if same.is_empty()
+            || same.len() >= PER_PASSAGE
+            || same.iter().any(|c| !adjacent(text, c, s))
+        {
+            continue;
+        }
+        if chosen.iter().any(|c| redundant(c, s)) {
+            continue;
+        }
+        let w = n_words(passages, s);
+        if words + w > max_words + 40 {
+            continue;
+        }
+        words += w;
+        chosen.push(s.clone());
     }
     chosen
 }
@@ -107,7 +134,9 @@ pub fn compose(question: &str, passages: &[Passage], max_words: usize) -> Compos
     let subject = crate::translate::english_terms(&crate::retrieve::topic_phrase(question));
     let mut ranked = score(passages, &search, &subject);
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.passage.cmp(&b.passage)));
-    let chosen = choose(passages, &ranked, max_words);
+    // Words the glossary could not render leave the sentence scores blind.
+    let strict = lang == Lang::En || search.trim() != question.trim();
+    let chosen = choose(passages, &ranked, max_words, strict);
     let mut excerpts: Vec<Option<Excerpt>> = vec![None; passages.len()];
     if chosen.is_empty() {
         return Composed {

@@ -284,7 +284,9 @@ pub fn decide(
     }
     let subject = m.remainder.clone();
     let mut guessed = false;
-    if m.council && !m.documents.iter().any(|e| e.is_conciliar()) {
+    // A title that names no document is answered as such: no guesses beside it.
+    let guess = nonexistent.is_empty();
+    if guess && m.council && !m.documents.iter().any(|e| e.is_conciliar()) {
         let ranked = registry.by_subject(&crate::translate::english_terms(&subject), |e| {
             e.is_conciliar()
         });
@@ -303,7 +305,7 @@ pub fn decide(
         missing.push("Second Vatican Council".into());
         guessed = true;
     }
-    for pope in &m.popes {
+    for pope in m.popes.iter().filter(|_| guess) {
         if m.documents.iter().any(|e| e.author == *pope) {
             continue;
         }

@@ -7,6 +7,7 @@
 
 mod extractive;
 mod fake_server;
+mod grounding;
 mod guard;
 #[cfg(feature = "local")]
 mod local;
