@@ -210,27 +210,28 @@ impl Registry {
     }
 
     /// Entries one of whose subject phrases `text` contains whole (`"euthanasia"`,
-    /// `"in vitro fertilization"`), best covered first.
-    pub fn subjects_named_in(&self, text: &str) -> Vec<&Entry> {
+    /// `"in vitro fertilization"`), with the phrases found; longest phrases first.
+    pub fn subjects_named_in(&self, text: &str) -> Vec<(&Entry, Vec<&str>)> {
         let folded = fold(text);
-        let mut out: Vec<(&Entry, usize)> = self
+        let mut out: Vec<(&Entry, Vec<&str>, usize)> = self
             .entries
             .iter()
             .filter_map(|e| {
-                let n: usize = e
+                let found: Vec<&str> = e
                     .subjects
                     .iter()
                     .filter(|s| {
                         let f = fold(s);
                         f.trim().len() >= 4 && folded.contains(&f)
                     })
-                    .map(|s| s.len())
-                    .sum();
-                (n > 0).then_some((e, n))
+                    .map(String::as_str)
+                    .collect();
+                let n: usize = found.iter().map(|s| s.len()).sum();
+                (n > 0).then_some((e, found, n))
             })
             .collect();
-        out.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.date.cmp(&a.0.date)));
-        out.into_iter().map(|(e, _)| e).collect()
+        out.sort_by(|a, b| b.2.cmp(&a.2).then(b.0.date.cmp(&a.0.date)));
+        out.into_iter().map(|(e, f, _)| (e, f)).collect()
     }
 }
 

@@ -112,7 +112,8 @@ fn subjects_rank_a_popes_documents() {
     let ranked = r.by_subject("the death penalty", |e| e.author == "Francis");
     assert_eq!(ranked[0].0.id, "fratelli-tutti");
     let named = r.subjects_named_in("Is euthanasia ever allowed?");
-    assert_eq!(named[0].id, "evangelium-vitae");
+    assert_eq!(named[0].0.id, "evangelium-vitae");
+    assert_eq!(named[0].1, ["euthanasia"]);
 }
 
 #[test]

@@ -364,6 +364,19 @@ pub fn decide(
         } else {
             registry.subjects_named_in(&crate::translate::english_terms(question))
         };
+        // The subject phrases no passage speaks of ("in vitro fertilization").
+        let mut uncovered_phrases: Vec<&str> = modern
+            .iter()
+            .flat_map(|(_, phrases)| phrases.iter().copied())
+            .filter(|ph| specific(ph) && !passages.iter().any(|p| speaks_of(&p.text, ph)))
+            .collect();
+        uncovered_phrases.sort_unstable();
+        uncovered_phrases.dedup();
+        let modern: Vec<&Entry> = modern
+            .iter()
+            .filter(|(_, phrases)| phrases.iter().any(|ph| uncovered_phrases.contains(ph)))
+            .map(|(e, _)| *e)
+            .collect();
         if passages.is_empty() {
             // Nothing found, and nothing named: say so; the registry may still know where to read.
             for e in modern.iter().take(3) {
@@ -371,12 +384,12 @@ pub fn decide(
             }
             let nothing = crate::framing::nothing_found(lang).to_string();
             (Status::NotInLibrary, nothing)
-        } else if !modern.is_empty() && cov_known && covered < 0.5 {
+        } else if !modern.is_empty() && !(cov_known && covered >= 0.8) {
             // A subject only the modern documents treat (in vitro fertilisation, nuclear deterrence).
             for e in modern.iter().take(3) {
                 push(&mut see_also, see_also_of(e));
             }
-            missing.extend(uncovered);
+            missing.extend(uncovered_phrases.iter().map(|s| s.to_string()));
             (Status::NotInLibrary, statement::modern(lang, &see_also))
         } else if cov_known && covered < 0.34 && uncovered.len() >= 2 {
             missing.extend(uncovered);
@@ -392,6 +405,31 @@ pub fn decide(
         statement,
         subject,
     }
+}
+
+/// True when `phrase` names a subject of its own ("climate change"), not
+/// only words every question has ("the Church", "faith").
+fn specific(phrase: &str) -> bool {
+    const BROAD: &[&str] = &[
+        "faith",
+        "god",
+        "christ",
+        "jesus",
+        "church",
+        "catholic",
+        "christian",
+        "christians",
+    ];
+    content_terms(phrase)
+        .iter()
+        .any(|t| !BROAD.iter().chain(GENERIC).any(|g| stem(g) == *t))
+}
+
+/// True when `text` holds every word of `phrase` (stemmed): the passage speaks of it.
+fn speaks_of(text: &str, phrase: &str) -> bool {
+    let have = content_terms(text);
+    let want = content_terms(phrase);
+    !want.is_empty() && want.iter().all(|t| have.contains(t))
 }
 
 /// The passages of `passages` that share a word with `subject`: the related
