@@ -369,6 +369,15 @@ pub fn decide(
             .iter()
             .flat_map(|(_, phrases)| phrases.iter().copied())
             .filter(|ph| specific(ph) && !passages.iter().any(|p| speaks_of(&p.text, ph)))
+            // The library as a whole, not only the passages gathered: "real presence" is
+            // everywhere in it, "in vitro fertilization" nowhere.
+            .filter(|ph| {
+                !retriever
+                    .search(ph, 10)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|p| speaks_of(&p.text, ph))
+            })
             .collect();
         uncovered_phrases.sort_unstable();
         uncovered_phrases.dedup();
