@@ -73,7 +73,7 @@ fn choose(
     let mut words = n_words(passages, &opening);
     let mut chosen = vec![opening];
     let relevant = |s: &Sentence, floor: f32| {
-        !strict || s.score >= floor * best && s.score > 0.15 / (1.0 + s.passage as f32) + 0.01
+        !strict || s.score >= floor * best && s.score > 0.4 / (1.0 + s.passage as f32) + 0.01
     };
     // Breadth: one sentence from each passage that has a relevant one.
     for p in 0..passages.len() {

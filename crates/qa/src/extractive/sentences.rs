@@ -277,7 +277,7 @@ pub fn score(passages: &[Passage], search: &str, subject: &str) -> Vec<Sentence>
             s.direct = true;
         }
         // Earlier passages were ranked better by retrieval.
-        score += 0.15 / (1.0 + s.passage as f32);
+        score += 0.4 / (1.0 + s.passage as f32);
         let n_words = text.split_whitespace().count() as f32;
         score *= 1.0 - (0.004 * (n_words - 45.0).max(0.0)).min(0.4);
         s.score = score;
