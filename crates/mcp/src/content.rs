@@ -87,3 +87,25 @@ pub fn failure(e: &RunError) -> CallToolResult {
     r.structured_content = Some(Value::Object(obj));
     r
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_grounding_is_part_of_the_structured_content() {
+        let mut a = ecclesia_core::artifact(
+            "catholic_qa_response",
+            vec![
+                Part::text("Answer [1]."),
+                Part::data(json!({"citations": []})),
+            ],
+        );
+        let g = json!({"status": "partial", "missing": [], "see_also": []});
+        a.metadata = Some(Map::from_iter([("grounding".to_string(), g.clone())]));
+        let s = structured(&[a]);
+        assert_eq!(s["grounding"], g);
+        assert_eq!(s["artifact"], "catholic_qa_response");
+    }
+}

@@ -111,5 +111,22 @@ mod tests {
         assert_eq!(ans.citations[1]["document_index"], 1);
         assert_eq!(ans.citations[1]["cited_text_heading"], Value::Null);
         assert_eq!(ans.related_questions, vec![json!("Why?")]);
+        assert_eq!(ans.grounding, None);
+    }
+
+    #[test]
+    fn the_grounding_comes_from_the_artifacts_metadata() {
+        let mut a = ecclesia_core::artifact(
+            "catholic_qa_response",
+            vec![Part::text("This library does not hold …")],
+        );
+        let g =
+            json!({"status": "not_in_library", "missing": ["Evangelium vitae"], "see_also": []});
+        a.metadata = Some(Map::from_iter([("grounding".to_string(), g.clone())]));
+        assert_eq!(answer(&[a]).grounding, Some(g.clone()));
+        // Streamed: it arrives as a data item.
+        let mut streamed = Answer::default();
+        streamed.add_data(&Map::from_iter([("grounding".to_string(), g.clone())]));
+        assert_eq!(streamed.grounding, Some(g));
     }
 }

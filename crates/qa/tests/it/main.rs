@@ -13,6 +13,7 @@ mod guard;
 mod local;
 mod multilingual;
 mod openai;
+mod real_model;
 mod topic;
 
 use ecclesia_qa::{citation_problems, Answer, MemoryRetriever, Passage};
