@@ -601,6 +601,12 @@ pub fn fetch_parts(
             data[k] = v.clone();
         }
     }
+    if m.metadata_only {
+        // A catalogue or registry entry: its metadata and link, but the library
+        // holds no text of it, so the text part says what the contract says.
+        data["text_available"] = json!(false);
+        return Ok(Some(("Document not found.".to_string(), data)));
+    }
     Ok(Some((f.text, data)))
 }
 
@@ -654,9 +660,11 @@ mod tests {
         PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
     }
 
-    /// A store of Baltimore Catechism No. 1 and John (Douay-Rheims), lexical only.
+    /// A store of Baltimore Catechism No. 1, John (Douay-Rheims) and the registry
+    /// of the modern Magisterium, lexical only.
     fn env_with_store(tmp: &std::path::Path) -> SkillEnv {
         let mut sink = VecSink::default();
+        import::registry::import(ecclesia_magisterium::Registry::bundled(), &mut sink).unwrap();
         import::catechism::import_volume(
             &data().join("corpus/baltimore-catechism/baltimore-catechism-no1.pg.txt.gz"),
             1,
@@ -725,6 +733,15 @@ mod tests {
             assert!(r0.get(k).is_some(), "{k} missing");
         }
         assert!(d["notice"].as_str().unwrap().contains("lexical only"));
+        // A modern document is found by its title, as a catalogue entry.
+        let out = run(
+            &reg,
+            "document_search",
+            vec![Part::text("Sacrosanctum concilium")],
+        )
+        .unwrap();
+        let d = data_of(&out[0]);
+        assert_eq!(d["results"][0]["id"], "reg-sacrosanctum-concilium", "{d}");
 
         // Filters and limit through data.
         let out = run(
@@ -820,6 +837,24 @@ mod tests {
             Part::Text { text, .. } => assert_eq!(text, "Document not found."),
             other => panic!("{other:?}"),
         }
+        // A registry entry: its metadata and official link, and no text.
+        let out = run(
+            &reg,
+            "document_fetch",
+            vec![Part::data(json!({"id": "reg-lumen-gentium"}))],
+        )
+        .unwrap();
+        match &out[0].parts[0] {
+            Part::Text { text, .. } => assert_eq!(text, "Document not found."),
+            other => panic!("{other:?}"),
+        }
+        let d = data_of(&out[0]);
+        assert_eq!(d["title"], "Lumen Gentium");
+        assert_eq!(d["text_available"], false);
+        assert!(d["source_url"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://www.vatican.va/"));
         assert!(matches!(
             run(&reg, "document_fetch", vec![Part::data(json!({"id": "bible-dr-jhn", "ref": "Mark 1:1"}))]),
             Err(SkillError::InvalidParams(m)) if m.contains("no passage")

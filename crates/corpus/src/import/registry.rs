@@ -2,7 +2,7 @@
 //! documents the library holds no text of, known by their titles and the
 //! names people use for them. Each row the papal-documents catalogue lacks
 //! becomes a metadata-only document with one catalogue passage, so that
-//! `document_search` finds it ("Lumen gentium", "the Catechism") and
+//! `document_search` finds it by its title ("Lumen gentium") and
 //! `document_fetch` gives its metadata and official link.
 
 use super::Sink;
@@ -65,14 +65,8 @@ fn document(e: &Entry) -> Document {
         e.subjects.join(", "),
         e.url
     );
-    // Catalogue entries are indexed by title, author and heading: the names go in the heading.
-    let mut heading: Vec<String> = vec![e.title_en.clone()];
-    heading.extend(e.names.iter().cloned());
-    doc.push_kind(
-        "catalogue",
-        Some(heading.join("; ")),
-        text,
-        PassageKind::Metadata,
-    );
+    // Catalogue entries are indexed by title and author only: the Latin title finds it;
+    // the other names stay in the text (the registry finds them in questions).
+    doc.push_kind("catalogue", None, text, PassageKind::Metadata);
     doc
 }
