@@ -35,7 +35,9 @@ work="$dest/.work"
 server="$dest/llama-server"
 model="$dest/$model_name"
 
-say() { echo "fetch-llama-server: $*" | tee -a "$log"; }
+# fd 3: the terminal, even inside steps whose output goes to a log file.
+exec 3>&1
+say() { echo "fetch-llama-server: $*" | tee -a "$log" >&3; }
 # timed NAME LIMIT_S CMD...: run CMD under `timeout LIMIT_S`, logging how long it took.
 timed() {
     local name="$1" limit="$2" t0 rc

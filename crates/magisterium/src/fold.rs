@@ -28,6 +28,33 @@ pub fn fold(s: &str) -> String {
     out
 }
 
+/// True for the consonants of Devanagari and Bengali (nukta forms decompose to their base).
+fn is_indic_consonant(c: char) -> bool {
+    matches!(c as u32, 0x0915..=0x0939 | 0x0995..=0x09B9 | 0x09DC..=0x09DF)
+}
+
+/// True when `s` is written (at least partly) in Devanagari or Bengali.
+pub fn is_indic(s: &str) -> bool {
+    s.chars().any(|c| matches!(c as u32, 0x0900..=0x09FF))
+}
+
+/// The consonant skeleton of Devanagari and Bengali words (`" ल द त स "` for
+/// both "लौदातो सी" and "लाउदातो सी"): transliterated Latin titles are spelled
+/// with many vowels but the same consonants. Words without a consonant drop out.
+pub fn indic_skeleton(s: &str) -> String {
+    let mut out = String::from(" ");
+    for word in s.split(|c: char| {
+        !(c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c))
+    }) {
+        let consonants: String = word.nfd().filter(|c| is_indic_consonant(*c)).collect();
+        if !consonants.is_empty() {
+            out.push_str(&consonants);
+            out.push(' ');
+        }
+    }
+    out
+}
+
 /// True when `c` is a Han character (Chinese names are matched without word spaces).
 pub fn is_han(c: char) -> bool {
     matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
@@ -46,6 +73,9 @@ mod tests {
         // Vowel signs stay: these are two different names.
         assert_ne!(fold("लाउदातो सी"), fold("लउदत स"));
         assert!(fold("লাউদাতো সি").contains('\u{9be}'));
+        assert_eq!(indic_skeleton("लौदातो सी"), indic_skeleton("लाउदातो सी"));
+        assert_eq!(indic_skeleton("'लौदातो सी' हातूंत"), " लदत स हतत ");
+        assert_eq!(indic_skeleton("Laudato si"), " ");
         assert_eq!(fold("লাউদাতো সি"), fold("লাউদাতো  সি!"));
     }
 }

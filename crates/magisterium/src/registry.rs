@@ -4,7 +4,7 @@
 //! subject, and the documents whose subjects a question names.
 
 use crate::entry::Entry;
-use crate::fold::{fold, is_han};
+use crate::fold::{fold, indic_skeleton, is_han, is_indic};
 use crate::mention::{self, Mentions};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -38,6 +38,8 @@ struct Name {
     key: String,
     /// An upper-case abbreviation (`"CCC"`, `"GS"`): matched as a whole word in its own case.
     abbreviation: bool,
+    /// A Devanagari or Bengali name: `key` is its consonant skeleton, matched against the question's.
+    indic: bool,
     /// The entry.
     entry: usize,
 }
@@ -122,9 +124,16 @@ impl Registry {
     /// registry does not know.
     pub fn mentions(&self, question: &str) -> Mentions<'_> {
         let mut folded = fold(question);
+        let skeleton = if is_indic(question) {
+            indic_skeleton(question)
+        } else {
+            String::new()
+        };
         let mut found: Vec<usize> = Vec::new();
         for name in &self.names {
-            let hit = if name.abbreviation {
+            let hit = if name.indic {
+                skeleton.contains(&name.key)
+            } else if name.abbreviation {
                 mention::has_word(question, &name.key)
             } else if name.key.trim().chars().any(is_han) {
                 let key = name.key.trim();
@@ -169,7 +178,7 @@ impl Registry {
             !self
                 .names
                 .iter()
-                .any(|n| !n.abbreviation && (f.contains(&n.key) || n.key.contains(&f)))
+                .any(|n| !n.abbreviation && !n.indic && (f.contains(&n.key) || n.key.contains(&f)))
         });
         Mentions {
             documents: found.into_iter().map(|i| &self.entries[i]).collect(),
@@ -251,6 +260,17 @@ impl Name {
             return Some(Name {
                 key: raw.to_string(),
                 abbreviation,
+                indic: false,
+                entry,
+            });
+        }
+        if is_indic(raw) {
+            let key = indic_skeleton(raw);
+            // Four consonants at least: shorter skeletons match too much.
+            return (key.chars().filter(|c| *c != ' ').count() >= 4).then_some(Name {
+                key,
+                abbreviation: false,
+                indic: true,
                 entry,
             });
         }
@@ -263,6 +283,7 @@ impl Name {
         Some(Name {
             key,
             abbreviation,
+            indic: false,
             entry,
         })
     }

@@ -149,6 +149,14 @@ fn the_bundled_registry_covers_what_it_must() {
     ] {
         assert!(r.get(id).is_some(), "{id} missing");
     }
+    // Transliterated titles match by their consonants, whatever the vowels.
+    let m = r.mentions("'लौदातो सी' हातूंत पापा फ्रांसिसान कितें सांगलां?");
+    assert!(
+        m.documents.iter().any(|e| e.id == "laudato-si"),
+        "{:?}",
+        m.documents
+    );
+    assert_eq!(m.popes, ["Francis"]);
     for e in r.entries() {
         assert!(e.url.starts_with("https://"), "{}: {}", e.id, e.url);
         assert!(!e.subjects.is_empty(), "{} has no subjects", e.id);
