@@ -6,9 +6,21 @@
 use crate::lang::Lang;
 use crate::passage::{Passage, SourceKind};
 
-/// The work's title, short: up to the first dash or colon, at most 70 characters.
+/// The work's title, short: up to the first dash or colon, without the store's
+/// part numbers ("(of 4)", "(part 1 of 2)"), at most 70 characters.
 fn short_title(p: &Passage) -> String {
-    let t = p.doc_title.trim();
+    let mut title = p.doc_title.trim().to_string();
+    while let Some(open) = title.rfind(" (") {
+        let inner = &title[open + 2..];
+        let numbering = inner.ends_with(')')
+            && (inner.starts_with("of ") || inner.starts_with("part "))
+            && inner.chars().any(|c| c.is_ascii_digit());
+        if !numbering {
+            break;
+        }
+        title.truncate(open);
+    }
+    let t = title.as_str();
     let cut = [" \u{2014} ", " - ", ": "]
         .iter()
         .filter_map(|sep| t.find(sep))
@@ -29,6 +41,7 @@ fn short_title(p: &Passage) -> String {
 /// Who speaks in `p`: its author, or for Scripture its reference.
 pub fn speaker(p: &Passage) -> String {
     match p.kind() {
+        SourceKind::Catechism => short_title(p),
         SourceKind::Scripture => p
             .reference
             .clone()
@@ -140,5 +153,49 @@ fn says(lang: Lang, t: &str) -> String {
         Lang::Es => format!("{t} dice:"),
         Lang::Pt => format!("{t} diz:"),
         Lang::Fr => format!("{t} dit\u{a0}:"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn passage(title: &str, author: Option<&str>, doc_type: &str) -> Passage {
+        Passage {
+            doc_id: "d".into(),
+            doc_title: title.into(),
+            author: author.map(str::to_string),
+            year: None,
+            doc_type: doc_type.into(),
+            reference: None,
+            heading: None,
+            text: String::new(),
+            source_url: None,
+            score: 0.0,
+            magisterial: false,
+            machine_translated: false,
+            index: None,
+        }
+    }
+
+    #[test]
+    fn speakers_are_named_simply() {
+        let c = passage(
+            "Baltimore Catechism No. 3 (of 4) (part 1 of 2)",
+            Some("Third Plenary Council of Baltimore"),
+            "catechism",
+        );
+        assert_eq!(first(Lang::En, &c), "Baltimore Catechism No. 3 answers:");
+        assert_eq!(again(Lang::En, &c), "Baltimore Catechism No. 3 adds:");
+        let f = passage(
+            "Confessions — Book 10",
+            Some("Augustine of Hippo"),
+            "patristic",
+        );
+        assert_eq!(
+            first(Lang::It, &f),
+            "Augustine of Hippo scrive in Confessions:"
+        );
+        assert_eq!(again(Lang::En, &f), "Augustine of Hippo adds:");
     }
 }

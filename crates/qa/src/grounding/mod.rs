@@ -336,11 +336,15 @@ pub fn decide(
     let cov_known = cov.known;
     let (covered, uncovered) = (cov.share, cov.missing);
     let (status, statement) = if named_absent || !nonexistent.is_empty() {
-        missing.extend(uncovered.iter().cloned().filter(|_| !subject_covered));
+        if !subject_covered {
+            missing.extend(uncovered.iter().cloned());
+        }
         missing.extend(nonexistent.iter().cloned());
-        let status = if subject_covered && !m.documents.is_empty() || !held.is_empty() {
-            Status::Partial
-        } else if subject_covered && nonexistent.is_empty() && !guessed {
+        // Partial: a document the library holds is named too, or the subject is
+        // covered (unless the only name is a title that names nothing, or a guess).
+        let status = if !held.is_empty()
+            || subject_covered && (!m.documents.is_empty() || nonexistent.is_empty() && !guessed)
+        {
             Status::Partial
         } else {
             Status::NotInLibrary
@@ -393,7 +397,7 @@ pub fn decide(
             }
             let nothing = crate::framing::nothing_found(lang).to_string();
             (Status::NotInLibrary, nothing)
-        } else if !modern.is_empty() && !(cov_known && covered >= 0.8) {
+        } else if !(modern.is_empty() || cov_known && covered >= 0.8) {
             // A subject only the modern documents treat (in vitro fertilisation, nuclear deterrence).
             for e in modern.iter().take(3) {
                 push(&mut see_also, see_also_of(e));
