@@ -200,6 +200,28 @@ pub fn stem(word: &str) -> String {
     w.chars().take(5).collect()
 }
 
+/// Words of a question that carry no subject ("What does the Church teach about …").
+pub const QUESTION_WORDS: &[&str] = &[
+    "church",
+    "catholic",
+    "teach",
+    "teaches",
+    "teaching",
+    "say",
+    "says",
+    "believe",
+    "mean",
+    "means",
+    "explain",
+    "according",
+    "tell",
+    "doe",
+    "does",
+    "did",
+    "why",
+    "how",
+];
+
 /// True for words that carry no topic.
 pub fn is_stopword(w: &str) -> bool {
     STOPWORDS.contains(&w)

@@ -25,28 +25,6 @@ pub struct Sentence {
     pub terms: BTreeSet<String>,
 }
 
-/// Words of a question that carry no subject.
-const GENERIC: &[&str] = &[
-    "church",
-    "catholic",
-    "teach",
-    "teaches",
-    "teaching",
-    "say",
-    "says",
-    "believe",
-    "mean",
-    "means",
-    "explain",
-    "according",
-    "tell",
-    "doe",
-    "does",
-    "did",
-    "why",
-    "how",
-];
-
 /// True when `s` reads as running text: not a heading, a title page, a table
 /// of contents or a fragment.
 pub fn readable(s: &str) -> bool {
@@ -168,7 +146,7 @@ fn weights(
 pub fn question_terms(search: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for w in words(search) {
-        if GENERIC.contains(&w.as_str()) {
+        if crate::text::QUESTION_WORDS.contains(&w.as_str()) {
             continue;
         }
         if content_terms(&w).is_empty() {

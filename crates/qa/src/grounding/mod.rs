@@ -11,7 +11,7 @@ mod statement;
 
 use crate::lang::{detect, Lang};
 use crate::passage::{CatalogueEntry, Passage, Retriever};
-use crate::text::{content_terms, is_stopword, stem, words};
+use crate::text::{content_terms, is_stopword, stem, words, QUESTION_WORDS};
 use ecclesia_magisterium::{Entry, Registry};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -79,19 +79,10 @@ impl Grounding {
     }
 }
 
-/// Words of a question that carry no subject of their own.
-const GENERIC: &[&str] = &[
-    "church",
-    "catholic",
-    "teach",
-    "teaches",
-    "teaching",
-    "say",
-    "says",
+/// Words of a question about a document that carry no subject of their own
+/// (beside [`crate::text::QUESTION_WORDS`]).
+const DOCUMENT_WORDS: &[&str] = &[
     "said",
-    "believe",
-    "mean",
-    "means",
     "pope",
     "document",
     "write",
@@ -99,8 +90,6 @@ const GENERIC: &[&str] = &[
     "written",
     "decide",
     "decided",
-    "explain",
-    "according",
     "view",
     "position",
     "think",
@@ -117,12 +106,9 @@ const GENERIC: &[&str] = &[
     "catechism",
     "code",
     "law",
-    "tell",
     "answer",
     "question",
     "ask",
-    "does",
-    "did",
 ];
 
 /// How much of the question's subject the passages cover.
@@ -164,7 +150,7 @@ fn coverage(question: &str, subject: &str, passages: &[Passage]) -> Coverage {
     let mut terms: Vec<(String, String)> = Vec::new();
     for w in added {
         if is_stopword(&w)
-            || GENERIC.contains(&w.as_str())
+            || (QUESTION_WORDS.contains(&w.as_str()) || DOCUMENT_WORDS.contains(&w.as_str()))
             || w.chars().count() < 3
             || w.chars().all(|c| c.is_ascii_digit())
         {
@@ -433,9 +419,13 @@ fn specific(phrase: &str) -> bool {
         "christian",
         "christians",
     ];
-    content_terms(phrase)
-        .iter()
-        .any(|t| !BROAD.iter().chain(GENERIC).any(|g| stem(g) == *t))
+    content_terms(phrase).iter().any(|t| {
+        !BROAD
+            .iter()
+            .chain(QUESTION_WORDS)
+            .chain(DOCUMENT_WORDS)
+            .any(|g| stem(g) == *t)
+    })
 }
 
 /// True when `text` holds every word of `phrase` (stemmed): the passage speaks of it.
@@ -450,7 +440,12 @@ fn speaks_of(text: &str, phrase: &str) -> bool {
 pub fn related(subject: &str, passages: Vec<Passage>, max: usize) -> Vec<Passage> {
     let terms: BTreeSet<String> = content_terms(&crate::translate::english_terms(subject))
         .into_iter()
-        .filter(|t| !GENERIC.iter().any(|g| stem(g) == *t))
+        .filter(|t| {
+            !QUESTION_WORDS
+                .iter()
+                .chain(DOCUMENT_WORDS)
+                .any(|g| stem(g) == *t)
+        })
         .collect();
     passages
         .into_iter()
