@@ -219,9 +219,10 @@ impl Registry {
     }
 
     /// Entries one of whose subject phrases `text` contains whole (`"euthanasia"`,
-    /// `"in vitro fertilization"`), with the phrases found; longest phrases first.
+    /// `"in vitro fertilization"`; each word matched on its first five letters, so
+    /// `"vaccine"` meets `"vaccines"`), with the phrases found; longest phrases first.
     pub fn subjects_named_in(&self, text: &str) -> Vec<(&Entry, Vec<&str>)> {
-        let folded = fold(text);
+        let words = word_stems(&fold(text));
         let mut out: Vec<(&Entry, Vec<&str>, usize)> = self
             .entries
             .iter()
@@ -230,8 +231,15 @@ impl Registry {
                     .subjects
                     .iter()
                     .filter(|s| {
+                        // "AI": an upper-case abbreviation, as a word in its own case.
+                        if s.len() <= 4 && s.chars().all(|c| c.is_ascii_uppercase()) {
+                            return mention::has_word(text, s);
+                        }
                         let f = fold(s);
-                        f.trim().len() >= 4 && folded.contains(&f)
+                        let phrase = word_stems(&f);
+                        f.trim().len() >= 4
+                            && !phrase.is_empty()
+                            && words.windows(phrase.len()).any(|w| w == phrase.as_slice())
                     })
                     .map(String::as_str)
                     .collect();
@@ -287,6 +295,15 @@ impl Name {
             entry,
         })
     }
+}
+
+/// The words of a folded text cut to five characters (`vaccine`/`vaccines` meet).
+fn word_stems(folded: &str) -> Vec<String> {
+    folded
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.chars().take(5).collect())
+        .collect()
 }
 
 fn push_unique(v: &mut Vec<usize>, i: usize) {

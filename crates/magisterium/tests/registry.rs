@@ -114,6 +114,9 @@ fn subjects_rank_a_popes_documents() {
     let named = r.subjects_named_in("Is euthanasia ever allowed?");
     assert_eq!(named[0].0.id, "evangelium-vitae");
     assert_eq!(named[0].1, ["euthanasia"]);
+    // Words meet on their first five letters: "penalties" names "death penalty".
+    let named = r.subjects_named_in("Are death penalties just?");
+    assert!(named.iter().any(|(e, _)| e.id == "evangelium-vitae"));
 }
 
 #[test]
