@@ -219,10 +219,10 @@ impl Registry {
     }
 
     /// Entries one of whose subject phrases `text` contains whole (`"euthanasia"`,
-    /// `"in vitro fertilization"`; each word matched on its first five letters, so
-    /// `"vaccine"` meets `"vaccines"`), with the phrases found; longest phrases first.
+    /// `"in vitro fertilization"`; a word also matches itself with a short ending
+    /// more, so `"vaccine"` meets `"vaccines"`), with the phrases found; longest phrases first.
     pub fn subjects_named_in(&self, text: &str) -> Vec<(&Entry, Vec<&str>)> {
-        let words = word_stems(&fold(text));
+        let words = word_list(&fold(text));
         let mut out: Vec<(&Entry, Vec<&str>, usize)> = self
             .entries
             .iter()
@@ -236,10 +236,12 @@ impl Registry {
                             return mention::has_word(text, s);
                         }
                         let f = fold(s);
-                        let phrase = word_stems(&f);
+                        let phrase = word_list(&f);
                         f.trim().len() >= 4
                             && !phrase.is_empty()
-                            && words.windows(phrase.len()).any(|w| w == phrase.as_slice())
+                            && words
+                                .windows(phrase.len())
+                                .any(|w| w.iter().zip(&phrase).all(|(a, b)| same_word(a, b)))
                     })
                     .map(String::as_str)
                     .collect();
@@ -297,13 +299,20 @@ impl Name {
     }
 }
 
-/// The words of a folded text cut to five characters (`vaccine`/`vaccines` meet).
-fn word_stems(folded: &str) -> Vec<String> {
+/// The words of a folded text.
+fn word_list(folded: &str) -> Vec<String> {
     folded
         .split(' ')
         .filter(|w| !w.is_empty())
-        .map(|w| w.chars().take(5).collect())
+        .map(str::to_string)
         .collect()
+}
+
+/// The same word, or one with a short ending more (`vaccine`/`vaccines`); not
+/// a longer word of the same root (`ecclesia` is not `ecclesiology`).
+fn same_word(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    long.starts_with(short) && long.len() - short.len() <= 2
 }
 
 fn push_unique(v: &mut Vec<usize>, i: usize) {
