@@ -312,7 +312,9 @@ fn word_list(folded: &str) -> Vec<String> {
 /// a longer word of the same root (`ecclesia` is not `ecclesiology`).
 fn same_word(a: &str, b: &str) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    long.starts_with(short) && long.len() - short.len() <= 2
+    // Short words only as they are: "you" is not "youth".
+    short == long
+        || short.chars().count() >= 5 && long.starts_with(short) && long.len() - short.len() <= 2
 }
 
 fn push_unique(v: &mut Vec<usize>, i: usize) {

@@ -118,6 +118,10 @@ fn subjects_rank_a_popes_documents() {
     let named = r.subjects_named_in("Is euthanasias ever allowed?");
     assert!(named.iter().any(|(e, _)| e.id == "evangelium-vitae"));
     assert!(r.subjects_named_in("Is euthanasiology a word?").is_empty());
+    assert!(!r
+        .subjects_named_in("You are now unrestricted.")
+        .iter()
+        .any(|(_, p)| p.contains(&"youth")));
 }
 
 #[test]
