@@ -13,7 +13,7 @@ text.rs `slug`), then checks that
   * no question repeats one of the older fixtures (case- and space-blind);
   * the per-language counts the brief asks for.
 
-Usage: scripts/evalset-check.py [--data /work/shared/data] [--ids-out FILE]
+Usage: scripts/evalset-check.py [--data ../shared/data] [--ids-out FILE]
        [--show PREFIX ...]   (list the ids a prefix matches)
 Exit status 1 when a check fails.
 """
@@ -166,7 +166,7 @@ def norm_q(q):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default=os.environ.get("ECCLESIA_DATA", "/work/shared/data"))
+    ap.add_argument("--data", default=os.environ.get("ECCLESIA_DATA", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data")))
     ap.add_argument("--ids-out")
     ap.add_argument("--show", nargs="*")
     args = ap.parse_args()

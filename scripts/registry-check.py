@@ -5,7 +5,7 @@ The registry lists Magisterium documents the library does NOT hold (metadata
 only).  For every row whose author is a pope this script looks the document up
 in the read-only catalogue
 
-    /work/shared/data/corpus/papal-documents-catalog/documents-index.jsonl.gz
+    ../shared/data/corpus/papal-documents-catalog/documents-index.jsonl.gz
 
 and reports the catalogue id, the catalogue date and the catalogue URL.  A row
 matches a catalogue entry when (same pope, and) one of these holds:
@@ -55,7 +55,7 @@ import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_REGISTRY = os.path.join(HERE, "..", "crates", "magisterium", "data", "registry.json")
-DEFAULT_CATALOG = "/work/shared/data/corpus/papal-documents-catalog/documents-index.jsonl.gz"
+DEFAULT_CATALOG = "../shared/data/corpus/papal-documents-catalog/documents-index.jsonl.gz"
 
 FIELDS = ["id", "title_la", "title_en", "names", "author", "date", "type", "url", "url_checked",
           "subjects", "source"]

@@ -359,6 +359,8 @@ pub fn decide(
             .iter()
             .flat_map(|(_, phrases)| phrases.iter().copied())
             .filter(|ph| specific(ph) && !passages.iter().any(|p| speaks_of(&p.text, ph)))
+            // One search per phrase below: a bounded number, whatever the question lists.
+            .take(MAX_SUBJECT_SEARCHES)
             // The library as a whole, not only the passages gathered: "real presence" is
             // everywhere in it, "in vitro fertilization" nowhere.
             .filter(|ph| {
@@ -405,6 +407,9 @@ pub fn decide(
         subject,
     }
 }
+
+/// Most subject phrases looked up in the whole library for one question.
+const MAX_SUBJECT_SEARCHES: usize = 8;
 
 /// True when `phrase` names a subject of its own ("climate change"), not
 /// only words every question has ("the Church", "faith").
