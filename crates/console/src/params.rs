@@ -2,10 +2,51 @@
 //! page that says so, never a truncated surprise or a panic.
 
 use crate::error::ConsoleError;
+use axum::body::Body;
 use axum::http::Uri;
+use futures::StreamExt;
+use std::time::Duration;
+
+/// The form body, at most [`MAX_FORM_BYTES`]. A larger body is read on (up to
+/// [`MAX_DRAIN_BYTES`], discarded) before the error, so the client is not cut
+/// off mid-send; memory stays bounded by [`MAX_FORM_BYTES`].
+pub async fn read_form(body: Body) -> Result<Vec<u8>, ConsoleError> {
+    let too_large = || {
+        ConsoleError::BadInput(format!(
+            "the form is too large (at most {MAX_FORM_BYTES} bytes)"
+        ))
+    };
+    let read = async {
+        let mut kept = Vec::new();
+        let mut seen = 0usize;
+        let mut stream = body.into_data_stream();
+        while let Some(chunk) = stream.next().await {
+            let chunk =
+                chunk.map_err(|_| ConsoleError::BadInput("the form could not be read".into()))?;
+            seen = seen.saturating_add(chunk.len());
+            if seen <= MAX_FORM_BYTES {
+                kept.extend_from_slice(&chunk);
+            } else if seen > MAX_DRAIN_BYTES {
+                return Err(too_large());
+            }
+        }
+        if seen > MAX_FORM_BYTES {
+            return Err(too_large());
+        }
+        Ok(kept)
+    };
+    tokio::time::timeout(FORM_TIMEOUT, read)
+        .await
+        .map_err(|_| ConsoleError::BadInput("the form was not received in time".into()))?
+}
 
 /// Largest form body the console reads.
 pub const MAX_FORM_BYTES: usize = 16 * 1024;
+/// Most bytes of an oversized form read and thrown away before the 400 page,
+/// so that a browser still sending gets the page rather than a reset connection.
+const MAX_DRAIN_BYTES: usize = 1024 * 1024;
+/// How long the console waits for a form body.
+const FORM_TIMEOUT: Duration = Duration::from_secs(10);
 /// Longest free-text input (question, search, look-up name), in characters.
 pub const MAX_QUERY_CHARS: usize = 500;
 /// Longest short input (ids, calendar names, dates), in characters.

@@ -33,15 +33,12 @@ pub async fn get_handler(State(state): State<ConsoleState>, ctx: Ctx, uri: Uri) 
 
 /// `POST /ask` (form: `q`); a body over [`crate::params::MAX_FORM_BYTES`] is a 400 page.
 pub async fn post_handler(State(state): State<ConsoleState>, ctx: Ctx, body: Body) -> Response {
-    let r = match axum::body::to_bytes(body, crate::params::MAX_FORM_BYTES).await {
+    let r = match crate::params::read_form(body).await {
         Ok(bytes) => match Params::from_form(&bytes) {
             Ok(p) => page(&state, &ctx, &p).await,
             Err(e) => Err(e),
         },
-        Err(_) => Err(ConsoleError::BadInput(format!(
-            "the form is too large (at most {} bytes)",
-            crate::params::MAX_FORM_BYTES
-        ))),
+        Err(e) => Err(e),
     };
     crate::respond(&ctx, r)
 }

@@ -498,7 +498,7 @@ fn odd_input_never_breaks_a_page() {
 
 #[test]
 fn oversized_form_is_a_400_page() {
-    let body = format!("q={}", "a".repeat(40_000));
+    let body = format!("q={}", "a".repeat(400_000));
     let r = post_form(full(), "/ask", &body);
     assert_eq!(r.status, 400);
     assert!(r.body.contains("too large") && r.header("content-security-policy").is_some());
