@@ -7,10 +7,12 @@ use crate::fusion::{self, DocScores, Weighted};
 use crate::lexical::{self, Fields, Filters};
 use crate::model::{DocumentMeta, Passage, PassageKind};
 use crate::query::catalogue::{Catalogue, Entry};
+use crate::query::works::Works;
 use crate::semantic::{SemanticIndex, SemanticStatus};
 use crate::store::{self, DB_FILE, INDEX_DIR};
 use crate::text;
 use crate::CorpusError;
+use named::DocIds;
 use rusqlite::{params, Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -430,6 +432,9 @@ impl DocEntry {
     }
 }
 
+mod episodes;
+mod named;
+
 /// A built corpus store, open for reading. `Send + Sync`: share it in an `Arc`.
 pub struct Corpus {
     dir: PathBuf,
@@ -444,6 +449,9 @@ pub struct Corpus {
     semantic: Option<Arc<SemanticIndex>>,
     semantic_off: Option<String>,
     catalogue: Catalogue,
+    works: Works,
+    /// The Bibles' version ids, English first ([`episodes::bible_versions`]).
+    bible_versions: Vec<String>,
     tuning: SearchTuning,
 }
 
@@ -521,6 +529,11 @@ impl Corpus {
             author: author.as_deref(),
             header: header.as_deref(),
         }));
+        let authors: Vec<Option<String>> = described.iter().map(|d| d.1.clone()).collect();
+        let metadata_only: Vec<bool> = docs.iter().map(|d| d.metadata_only).collect();
+        let works = named::works_index(&DocIds::new(&by_id, &authors, &metadata_only));
+        let bible_versions =
+            episodes::bible_versions(&by_id, |d| docs[d as usize].language == "en");
         let index = Index::open_in_dir(dir.join(INDEX_DIR))?;
         lexical::register_tokenizers(&index);
         let reader = index.reader()?;
@@ -551,6 +564,8 @@ impl Corpus {
             semantic: None,
             semantic_off: None,
             catalogue,
+            works,
+            bible_versions,
             tuning: SearchTuning::default(),
         })
     }
@@ -651,8 +666,24 @@ impl Corpus {
             filters,
             (self.tuning.title_boost, self.tuning.author_boost),
         )?;
+        let found = self.ords_of(&q, n)?;
+        if !filters.exclude_metadata_only {
+            return Ok(found);
+        }
+        Ok(found
+            .into_iter()
+            .filter(|(ord, _)| {
+                !self
+                    .doc_of_ord(*ord)
+                    .is_some_and(|d| self.docs[d as usize].metadata_only)
+            })
+            .collect())
+    }
+
+    /// The passages (ordinal, score) a lexical query finds, best first.
+    fn ords_of(&self, q: &lexical::LexicalQuery, n: usize) -> Result<Vec<(u64, f32)>, CorpusError> {
         let searcher = self.reader.searcher();
-        let top = lexical::top_docs(&searcher, &q, n)?;
+        let top = lexical::top_docs(&searcher, q, n)?;
         let mut out = Vec::with_capacity(top.len());
         let mut cols: HashMap<u32, tantivy::columnar::Column<u64>> = HashMap::new();
         for (score, addr) in top {
@@ -667,13 +698,6 @@ impl Corpus {
                 }
             };
             if let Some(ord) = col.first(addr.doc_id) {
-                if filters.exclude_metadata_only
-                    && self
-                        .doc_of_ord(ord)
-                        .is_some_and(|d| self.docs[d as usize].metadata_only)
-                {
-                    continue;
-                }
                 out.push((ord, score));
             }
         }
@@ -1075,6 +1099,8 @@ impl Corpus {
             }
             docs.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         }
+        self.put_episode_first(query, filters, &mut docs)?;
+        self.put_named_work_first(query, n, filters, &mut docs)?;
         Ok((docs, mode))
     }
 

@@ -12,15 +12,19 @@
 //!
 //! `ECCLESIA_EVAL_STORE` is a store (with `CURRENT`) or a corpus folder.
 //! `ECCLESIA_EVAL_SETS` (comma-separated file names in `tests/fixtures/`)
-//! picks the sets; by default all seven (`search_test2.tsv`: a second held-out
+//! picks the sets; by default all eight (`search_test2.tsv`: a second held-out
 //! set, written in session 7 before that session's tuning; `search_test3.tsv`:
 //! a third, written in session 8 before its tuning; `search_test4.tsv`: a
 //! fourth, written in session 9 by someone who ran no search; `search_test5.tsv`:
 //! a fifth, 120 lines, written in session 11 by someone who ran no search and saw
-//! no other set's queries).
+//! no other set's queries; `search_test6.tsv`: a sixth, written in session 19
+//! from the data alone (named works, other languages, natural questions, Bible
+//! episodes, remembered lines; kinds `kind@lang`) before that session's works and
+//! pericope indexes).
 //! `ECCLESIA_EVAL_TUNING` (a JSON object of [`SearchTuning`] fields)
 //! overrides the ranking knobs. Each set line:
-//! `kind<TAB>query<TAB>expected ids` (comma-separated; any counts; an id
+//! `kind<TAB>query<TAB>expected ids` (a kind `named_work@cs` is counted per kind
+//! and per language, `~lang cs`) (comma-separated; any counts; an id
 //! ending in `*` is a prefix; a split document's parts `id~n` count as `id`).
 //! `ECCLESIA_EVAL_MODEL` (a model folder: `models/all-MiniLM-L6-v2-qint8`)
 //! adds the transformer vectors that the store's cache
@@ -181,7 +185,17 @@ fn evaluate(
                 first.join(", ")
             );
         }
-        for key in [q.kind.clone(), "all".to_string(), q.group.to_string()] {
+        // `kind@lang` kinds are counted per kind and per language as well
+        let mut keys = vec![q.kind.clone(), "all".to_string(), q.group.to_string()];
+        if let Some((kind, lang)) = q.kind.split_once('@') {
+            keys = vec![
+                kind.to_string(),
+                format!("~lang {lang}"),
+                "all".to_string(),
+                q.group.to_string(),
+            ];
+        }
+        for key in keys {
             let t = by_kind.entry(key).or_default();
             t.n += 1;
             if let Some(k) = rank {
@@ -323,7 +337,7 @@ fn search_quality() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let sets = std::env::var("ECCLESIA_EVAL_SETS").unwrap_or_else(|_| {
         "search_dev.tsv,search_test.tsv,search_test2.tsv,search_test3.tsv,search_test4.tsv,\
-         search_test5.tsv,search_multilingual.tsv"
+         search_test5.tsv,search_multilingual.tsv,search_test6.tsv"
             .into()
     });
     let floor: f64 = std::env::var("ECCLESIA_EVAL_MIN_RECALL")

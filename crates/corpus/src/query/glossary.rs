@@ -18,6 +18,10 @@ const DATA: &str = include_str!("../../data/glossary.tsv");
 /// The languages of the columns, in order.
 pub const COLUMNS: [&str; 10] = ["en", "la", "cs", "zh", "bn", "kok", "it", "es", "pt", "fr"];
 
+/// The languages, besides English and Latin, that the papal texts are in:
+/// a concept named in any language is looked for in these too.
+const ROMANCE: [&str; 4] = ["it", "fr", "es", "pt"];
+
 /// Words that mark a query as English: then nothing is translated (an
 /// Italian `male` or a Spanish `fe` in an English query is not theirs).
 const ENGLISH_MARKERS: &[&str] = &[
@@ -91,6 +95,8 @@ pub struct Concept {
     pub en: Vec<String>,
     /// Latin terms.
     pub la: Vec<String>,
+    /// `(column, first term)` in the Romance languages of the papal texts.
+    romance: Vec<(usize, String)>,
     /// `(column, pattern)` for every language but English.
     patterns: Vec<(usize, Pattern)>,
 }
@@ -144,7 +150,17 @@ impl Glossary {
                     }
                 }
             }
-            concepts.push(Concept { en, la, patterns });
+            let romance = ROMANCE
+                .iter()
+                .filter_map(|l| COLUMNS.iter().position(|c| c == l))
+                .filter_map(|col| variants(cells[col]).into_iter().next().map(|v| (col, v)))
+                .collect();
+            concepts.push(Concept {
+                en,
+                la,
+                romance,
+                patterns,
+            });
         }
         Glossary { concepts }
     }
@@ -179,13 +195,15 @@ impl Glossary {
             .collect()
     }
 
-    /// English terms (all) and the first Latin term of each concept named
-    /// (no Latin when the query named it in Latin); phrases quoted.
+    /// English terms (all) and the first Latin term of each concept named,
+    /// then its first Italian, French, Spanish and Portuguese term (the other
+    /// languages the papal texts are in), none in the query's own language;
+    /// phrases quoted.
     pub fn translate(&self, q: &Normalized) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         for (c, lang) in self.concepts_in(q) {
             let mut add = |t: String| {
-                if !out.contains(&t) {
+                if !t.is_empty() && !out.contains(&t) {
                     out.push(t);
                 }
             };
@@ -195,6 +213,11 @@ impl Glossary {
             if lang != "la" {
                 if let Some(l) = c.la.first() {
                     add(quoted(l));
+                }
+            }
+            for (col, first) in &c.romance {
+                if COLUMNS[*col] != lang {
+                    add(quoted(first));
                 }
             }
         }
@@ -246,6 +269,14 @@ mod tests {
         }
         assert!(t("Quid est gratia?").iter().all(|g| g != "gratia"));
         assert!(t("¿Qué es el pecado original?").contains(&"\"original sin\"".to_string()));
+        // the papal texts' other languages, not the query's own
+        let es = t("¿Qué enseña la Iglesia sobre la gracia?");
+        assert!(
+            es.iter().any(|g| g == "grazia") && es.iter().any(|g| g == "grâce"),
+            "{es:?}"
+        );
+        assert!(es.iter().all(|g| g != "gracia"), "{es:?}");
+        assert!(t("Co učí církev o milosti?").iter().any(|g| g == "graça"));
     }
 
     #[test]

@@ -25,11 +25,13 @@
 pub mod archaic;
 pub mod catalogue;
 pub mod describe;
+pub mod episodes;
 pub mod glossary;
 pub mod normalize;
 pub mod proximity;
 pub mod shape;
 pub mod summa;
+pub mod works;
 
 pub use describe::Described;
 pub use summa::SummaRef;
