@@ -29,6 +29,7 @@
 
 pub mod binary;
 pub mod coverage;
+pub mod crosslingual;
 mod dense;
 pub mod embed;
 mod fusion;

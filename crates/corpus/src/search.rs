@@ -383,6 +383,8 @@ struct DocEntry {
     priority: bool,
     first_ord: u64,
     count: u64,
+    /// A book of a Bible (`bible-…`).
+    is_bible: bool,
 }
 
 impl DocEntry {
@@ -432,6 +434,7 @@ impl DocEntry {
     }
 }
 
+mod across;
 mod episodes;
 mod named;
 
@@ -450,6 +453,7 @@ pub struct Corpus {
     semantic_off: Option<String>,
     catalogue: Catalogue,
     works: Works,
+    crosslingual: Option<Arc<crate::crosslingual::CrossLingual>>,
     /// The Bibles' version ids, English first ([`episodes::bible_versions`]).
     bible_versions: Vec<String>,
     tuning: SearchTuning,
@@ -510,6 +514,7 @@ impl Corpus {
                     &doc_type,
                     magisterial,
                 ));
+                let is_bible = id.starts_with("bible-");
                 by_id.insert(id, docs.len() as u32);
                 docs.push(DocEntry {
                     doc_type,
@@ -521,6 +526,7 @@ impl Corpus {
                     priority,
                     first_ord: r.get::<_, i64>(8)? as u64,
                     count: r.get::<_, i64>(9)? as u64,
+                    is_bible,
                 });
             }
         }
@@ -565,6 +571,7 @@ impl Corpus {
             semantic_off: None,
             catalogue,
             works,
+            crosslingual: None,
             bible_versions,
             tuning: SearchTuning::default(),
         })
@@ -1050,6 +1057,7 @@ impl Corpus {
                 (d, s * self.source_weight(d), ord)
             })
             .collect();
+        self.add_across(query, filters, &mut docs);
         // Documents found by their description alone, shown with their first passage.
         let found: std::collections::HashSet<u32> = docs.iter().map(|d| d.0).collect();
         for (&d, &s) in &described {

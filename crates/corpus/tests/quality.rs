@@ -32,6 +32,8 @@
 //! model, and a dense-only line; nothing is computed. Rows `~priority set` and
 //! `~elsewhere` split the queries by where their expected documents are (the
 //! set the background worker embeds first, or not).
+//! `ECCLESIA_EVAL_E5` (the multilingual-e5-small folder) adds the
+//! cross-language document vectors (computed once, cached in the store).
 //! `ECCLESIA_EVAL_MODES` (comma-separated: `hybrid`, `lexical`, `dense`, or
 //! a line's whole name) keeps only those lines of each set.
 //! `ECCLESIA_EVAL_MISSES` prints the hybrid misses with the expected
@@ -279,6 +281,31 @@ fn timing(c: &mut Corpus, qs: &[Query], patches: &str) -> Vec<(String, f64)> {
 }
 
 /// With `ECCLESIA_EVAL_MODEL`: attach the cached transformer vectors.
+/// With `ECCLESIA_EVAL_E5=<model folder>`: the cross-language document
+/// vectors (read from the store's cache, or computed and cached there).
+fn attach_crosslingual(c: &mut Corpus) {
+    let Some(dir) = std::env::var_os("ECCLESIA_EVAL_E5") else {
+        return;
+    };
+    let e5 = std::sync::Arc::new(ecclesia_e5::E5::load(Path::new(&dir), None).expect("e5"));
+    let x = ecclesia_corpus::crosslingual::CrossLingual::new(
+        ecclesia_e5::MODEL_SHA256,
+        Box::new(move |t: &str, q: bool| {
+            if q { e5.query(t) } else { e5.passage(t) }.map_err(|e| e.to_string())
+        }),
+    );
+    let texts = c.crosslingual_texts().expect("texts");
+    let t = std::time::Instant::now();
+    x.build(&texts, &x.cache_path(c.dir()))
+        .expect("cross-language vectors");
+    println!(
+        "cross-language vectors: {} documents in {:.1} s",
+        texts.len(),
+        t.elapsed().as_secs_f64()
+    );
+    c.attach_crosslingual(x);
+}
+
 fn attach_semantic(c: &mut Corpus, store: &Path) -> bool {
     let Some(model) = std::env::var_os("ECCLESIA_EVAL_MODEL") else {
         return false;
@@ -334,6 +361,7 @@ fn search_quality() {
         println!("tuning: {:?}", c.tuning());
     }
     let semantic = attach_semantic(&mut c, Path::new(&store));
+    attach_crosslingual(&mut c);
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let sets = std::env::var("ECCLESIA_EVAL_SETS").unwrap_or_else(|_| {
         "search_dev.tsv,search_test.tsv,search_test2.tsv,search_test3.tsv,search_test4.tsv,\

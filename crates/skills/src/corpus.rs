@@ -6,6 +6,7 @@ use ecclesia_a2a::{AgentSkill, Artifact, Part};
 use ecclesia_core::{
     artifact, skill_card, Ingester, Skill, SkillContext, SkillError, SkillRegistry, SkillRequest,
 };
+use ecclesia_corpus::crosslingual::CrossLingual;
 use ecclesia_corpus::{
     spawn_worker, Corpus, CorpusError, CorpusIngester, Filters, IngestOptions, PassageEmbedder,
     RemoteConfig, RemoteEmbedder, SearchMode, SearchRequest, SemanticIndex, WorkerOptions,
@@ -76,6 +77,7 @@ pub fn shared_corpus(env: &SkillEnv) -> Option<Arc<Corpus>> {
     crate::shared_store(&OPEN, env.store("corpus")?, |dir| match Corpus::open(dir) {
         Ok(mut c) => {
             attach_semantic(env, &mut c);
+            attach_crosslingual(env, &mut c);
             Some(c)
         }
         Err(e) => {
@@ -364,6 +366,66 @@ fn attach_semantic(env: &SkillEnv, corpus: &mut Corpus) {
     }
 }
 
+/// Attach the cross-language document vectors (multilingual-e5-small, the
+/// model `[qa] topic_model` selects): a server computes them in the
+/// background (about 100 s on two cores, once: they are cached in the
+/// store); a one-shot command uses them only when cached.
+fn attach_crosslingual(env: &SkillEnv, corpus: &mut Corpus) {
+    let Some(dir) = crate::qa_topic::configured_dir(env) else {
+        tracing::info!(
+            "multilingual-e5-small not installed (scripts/fetch-e5.sh): questions in other \
+             languages than English search the Italian, Latin and French papal texts by words only"
+        );
+        return;
+    };
+    let e5 = match crate::qa_topic::shared_e5(&dir) {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::error!(error = %e, "cross-language search off");
+            return;
+        }
+    };
+    let x = CrossLingual::new(
+        ecclesia_e5::MODEL_SHA256,
+        Box::new(move |t: &str, query: bool| {
+            if query { e5.query(t) } else { e5.passage(t) }.map_err(|e| e.to_string())
+        }),
+    );
+    let cache = x.cache_path(corpus.dir());
+    if !env.background && !cache.is_file() {
+        return;
+    }
+    let texts = match corpus.crosslingual_texts() {
+        Ok(t) => t,
+        Err(e) => {
+            tracing::error!(error = %e, "cross-language search off");
+            return;
+        }
+    };
+    corpus.attach_crosslingual(x.clone());
+    let build = move || {
+        let started = std::time::Instant::now();
+        match x.build(&texts, &cache) {
+            Ok(()) => tracing::info!(
+                documents = texts.len(),
+                seconds = started.elapsed().as_secs(),
+                "cross-language document vectors ready"
+            ),
+            Err(e) => tracing::error!(error = %e, "cross-language document vectors failed"),
+        }
+    };
+    if env.background {
+        if let Err(e) = std::thread::Builder::new()
+            .name("crosslingual".into())
+            .spawn(build)
+        {
+            tracing::error!(error = %e, "cross-language search off: no thread");
+        }
+    } else {
+        build();
+    }
+}
+
 /// Register `document_search` and `document_fetch` when the corpus store is present.
 pub fn register(reg: &mut SkillRegistry, env: &SkillEnv) {
     match shared_corpus(env) {
@@ -548,6 +610,10 @@ impl Skill for DocumentSearch {
                     "state": "off",
                     "reason": self.corpus.semantic_off(),
                 }),
+            },
+            "crosslingual": match self.corpus.crosslingual() {
+                Some(x) => json!(x.status()),
+                None => json!({"state": "off", "reason": "multilingual-e5-small not installed (scripts/fetch-e5.sh)"}),
             },
         })
     }

@@ -54,9 +54,22 @@ fn locate(setting: Option<&str>, env: &SkillEnv) -> Option<PathBuf> {
     }
 }
 
+/// The engine and model of `dir`, loaded once per process (the on-topic
+/// classifier and the cross-language search share it).
+pub fn shared_e5(dir: &Path) -> Result<Arc<E5>, String> {
+    static LOADED: std::sync::Mutex<Vec<(PathBuf, Arc<E5>)>> = std::sync::Mutex::new(Vec::new());
+    let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, e)) = loaded.iter().find(|(d, _)| d == dir) {
+        return Ok(e.clone());
+    }
+    let e = Arc::new(E5::load(dir, None).map_err(|e| e.to_string())?);
+    loaded.push((dir.to_path_buf(), e.clone()));
+    Ok(e)
+}
+
 fn load(dir: &Path) -> Option<Arc<SemanticVote>> {
-    let e5 = match E5::load(dir, None) {
-        Ok(m) => Arc::new(m),
+    let e5 = match shared_e5(dir) {
+        Ok(m) => m,
         Err(e) => {
             tracing::error!(error = %e, "the on-topic classifier uses its word model alone");
             return None;

@@ -30,6 +30,13 @@ const ENGLISH_MARKERS: &[&str] = &[
     "means", "my", "can", "should", "did", "you", "we",
 ];
 
+/// True when `q` has a word that marks English (`the`, `what`, `how`…).
+pub fn looks_english(q: &Normalized) -> bool {
+    q.words
+        .iter()
+        .any(|w| ENGLISH_MARKERS.contains(&w.as_str()))
+}
+
 #[derive(Debug, Clone)]
 enum Pattern {
     /// Chinese: a substring of the folded text.
@@ -178,10 +185,7 @@ impl Glossary {
     /// The concepts `q` names in a language other than English, with the
     /// column (language) of the first pattern matched.
     pub fn concepts_in(&self, q: &Normalized) -> Vec<(&Concept, &'static str)> {
-        if q.words
-            .iter()
-            .any(|w| ENGLISH_MARKERS.contains(&w.as_str()))
-        {
+        if looks_english(q) {
             return Vec::new();
         }
         self.concepts
