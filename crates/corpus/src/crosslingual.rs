@@ -130,8 +130,30 @@ impl CrossLingual {
         Ok(())
     }
 
-    /// Documents closest to `query`, best first, at most `n`; empty until
-    /// the vectors are complete or when the encoder fails.
+    /// Documents closest to `query`, best first, at most `n`, each with how
+    /// far its cosine stands above the others' (standard deviations over
+    /// every document: a question about one document gives it a score far
+    /// above the rest, a general one a flat list); empty until the vectors
+    /// are complete or when the encoder fails.
+    pub fn standing_out(&self, query: &str, n: usize) -> Vec<(u32, f32)> {
+        let all = self.ranked(query, usize::MAX);
+        if all.len() < 2 {
+            return Vec::new();
+        }
+        let len = all.len() as f32;
+        let mean = all.iter().map(|x| x.1).sum::<f32>() / len;
+        let sd = (all.iter().map(|x| (x.1 - mean).powi(2)).sum::<f32>() / len).sqrt();
+        if sd <= f32::EPSILON {
+            return Vec::new();
+        }
+        all.into_iter()
+            .take(n)
+            .map(|(d, c)| (d, (c - mean) / sd))
+            .collect()
+    }
+
+    /// Documents closest to `query` with their cosines, best first, at most
+    /// `n`; empty until the vectors are complete or when the encoder fails.
     pub fn ranked(&self, query: &str, n: usize) -> Vec<(u32, f32)> {
         let Ok(guard) = self.vectors.read() else {
             return Vec::new();

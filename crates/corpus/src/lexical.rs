@@ -357,6 +357,7 @@ fn flat_terms(
     }
     for (terms, boost) in [
         (&exp.translations, TRANSLATION_BOOST),
+        (&exp.romance, ROMANCE_BOOST),
         (&exp.variants, VARIANT_BOOST),
     ] {
         if !terms.is_empty() {
@@ -831,6 +832,8 @@ fn filter_clauses(fields: &Fields, filters: &Filters) -> Vec<(Occur, Box<dyn Que
 
 /// Weight of translated terms beside the query's own words.
 const TRANSLATION_BOOST: f32 = 1.0;
+/// Boost of a named concept's terms in the papal texts' other languages.
+const ROMANCE_BOOST: f32 = 0.5;
 /// Weight of other wordings (archaic ↔ modern) beside the query's own words.
 const VARIANT_BOOST: f32 = 0.4;
 /// Weight of a named Summa article's reference: it decides the ranking.
@@ -861,6 +864,7 @@ fn with_expansion(
     };
     for (terms, boost) in [
         (&exp.translations, TRANSLATION_BOOST),
+        (&exp.romance, ROMANCE_BOOST),
         (&exp.variants, VARIANT_BOOST),
     ] {
         if !terms.is_empty() {

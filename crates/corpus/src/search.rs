@@ -1207,6 +1207,23 @@ impl Corpus {
                 ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             }
         }
+        // A work named with a question about it, or a Bible episode: those passages first.
+        let mut first = self.named_work_passages(query, k, &f)?;
+        if first.is_empty() {
+            first = self.episode_passages(query, &f, k)?;
+        }
+        if !first.is_empty() {
+            let top = ranked.first().map_or(0.0, |r| r.1);
+            ranked.retain(|(ord, _)| !first.contains(ord));
+            let count = first.len() as f32;
+            ranked.splice(
+                0..0,
+                first
+                    .iter()
+                    .enumerate()
+                    .map(|(i, ord)| (*ord, top + 1.0 + (count - i as f32) / count)),
+            );
+        }
         let mut out = Vec::new();
         for (ord, score) in ranked.into_iter().take(k) {
             let Some(d) = self.doc_of_ord(ord) else {

@@ -27,7 +27,7 @@ const MIN_SCORE: f32 = 4.5;
 const MIN_EPISODES: f32 = 100.0;
 /// Least share of the weight of the query's words known to the index that
 /// the episode matches, with two words or more matched, and with one.
-const MIN_COVER: f32 = 0.35;
+const MIN_COVER: f32 = 0.5;
 const MIN_COVER_ONE_WORD: f32 = 0.6;
 /// Function words of the ten languages, never evidence of an episode.
 const STOP: &[&str] = &[
@@ -55,6 +55,8 @@ pub struct Account {
     pub book: String,
     /// First chapter and verse.
     pub start: (u32, u32),
+    /// Last chapter and verse.
+    pub end: (u32, u32),
 }
 
 /// An episode found.
@@ -87,11 +89,18 @@ pub struct Episodes {
     names: HashSet<String>,
 }
 
-/// `"19:1-10"`, `"19:1-20:3"`, `"19:1"`: the first chapter and verse.
-fn start_of(range: &str) -> Option<(u32, u32)> {
-    let first = range.split('-').next()?;
+/// `"19:1-10"`, `"19:1-20:3"`, `"19:1"`: the first and last chapter and verse.
+fn span_of(range: &str) -> Option<((u32, u32), (u32, u32))> {
+    let (first, last) = range.split_once('-').unwrap_or((range, ""));
     let (c, v) = first.trim().split_once(':')?;
-    Some((c.parse().ok()?, v.parse().ok()?))
+    let start: (u32, u32) = (c.parse().ok()?, v.parse().ok()?);
+    let last = last.trim();
+    let end = match last.split_once(':') {
+        Some((c, v)) => (c.parse().ok()?, v.parse().ok()?),
+        None if last.is_empty() => start,
+        None => (start.0, last.parse().ok()?),
+    };
+    (end >= start).then_some((start, end))
 }
 
 /// A Latin-script word without its commonest English endings ("raises",
@@ -187,14 +196,15 @@ impl Episodes {
                 continue;
             }
             let cells: Vec<&str> = line.split('\t').collect();
-            let start = cells.get(2).and_then(|r| start_of(r));
-            let (Some(start), true) = (start, cells.len() >= 3 + TITLE_LANGS.len()) else {
+            let span = cells.get(2).and_then(|r| span_of(r));
+            let (Some((start, end)), true) = (span, cells.len() >= 3 + TITLE_LANGS.len()) else {
                 warnings.push(format!("pericopes.tsv line {}: malformed", n + 1));
                 continue;
             };
             let account = Account {
                 book: cells[1].trim().to_string(),
                 start,
+                end,
             };
             let title = cells[3].trim().to_string();
             let mut t = HashSet::new();
@@ -302,6 +312,16 @@ impl Episodes {
         if total <= 0.0 {
             return Err("no word of the index".into());
         }
+        // a theological term ("Eucharist", "grace") names a subject, not an
+        // episode: an episode needs a word that is not one, or a name only
+        // one episode has (the glossary knows Zacchaeus too)
+        let concept = |keys: &[&str]| {
+            keys.iter().any(|k| {
+                !k.contains(' ')
+                    && super::glossary::global().is_term(k)
+                    && !(self.names.contains(*k) && self.df.get(*k) == Some(&1))
+            })
+        };
         // (episode, score, terms matched, a name among them)
         let mut scored: Vec<(usize, f32, usize, bool)> = self
             .episodes
@@ -315,6 +335,9 @@ impl Episodes {
                 let name = hits
                     .iter()
                     .any(|(keys, _)| keys.iter().any(|k| self.names.contains(*k)));
+                if hits.iter().all(|(keys, _)| concept(keys)) {
+                    return (i, 0.0, 0, false);
+                }
                 (i, hits.iter().map(|h| h.1).sum(), hits.len(), name)
             })
             .filter(|(_, s, _, _)| *s > 0.0)
@@ -378,6 +401,9 @@ broken\tjoh\tx\tBroken\n";
     fn a_described_episode_is_found_in_any_language() {
         let e = index();
         assert_eq!(e.len(), 4);
+        assert_eq!(span_of("19:1-20:3"), Some(((19, 1), (20, 3))));
+        assert_eq!(span_of("2:21-21"), Some(((2, 21), (2, 21))));
+        assert_eq!(span_of("19:5-1"), None);
         let f = e.find("Zacchaeus climbs a tree to see Jesus").unwrap();
         assert_eq!((f.id.as_str(), f.accounts[0].start), ("zacchaeus", (19, 1)));
         assert_eq!(

@@ -172,6 +172,26 @@ impl Glossary {
         Glossary { concepts }
     }
 
+    /// True when `word` (folded) is by itself a term of some concept, in any
+    /// language (`eucharist`, `milosti` for `milost*`); words of multi-word
+    /// terms do not count.
+    pub fn is_term(&self, word: &str) -> bool {
+        self.concepts.iter().any(|c| {
+            c.en.iter().any(|e| !e.contains(' ') && fold(e) == word)
+                || c.patterns.iter().any(|(_, p)| match p {
+                    Pattern::Words(ws) if ws.len() == 1 => {
+                        let (t, prefix) = &ws[0];
+                        if *prefix {
+                            word.starts_with(t.as_str())
+                        } else {
+                            t == word
+                        }
+                    }
+                    _ => false,
+                })
+        })
+    }
+
     /// Number of concepts.
     pub fn len(&self) -> usize {
         self.concepts.len()
@@ -199,15 +219,13 @@ impl Glossary {
             .collect()
     }
 
-    /// English terms (all) and the first Latin term of each concept named,
-    /// then its first Italian, French, Spanish and Portuguese term (the other
-    /// languages the papal texts are in), none in the query's own language;
-    /// phrases quoted.
+    /// English terms (all) and the first Latin term of each concept named
+    /// (no Latin when the query named it in Latin); phrases quoted.
     pub fn translate(&self, q: &Normalized) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         for (c, lang) in self.concepts_in(q) {
             let mut add = |t: String| {
-                if !t.is_empty() && !out.contains(&t) {
+                if !out.contains(&t) {
                     out.push(t);
                 }
             };
@@ -219,9 +237,20 @@ impl Glossary {
                     add(quoted(l));
                 }
             }
+        }
+        out
+    }
+
+    /// The first Italian, French, Spanish and Portuguese term of each
+    /// concept named (the other languages the papal texts are in), none in
+    /// the query's own language; phrases quoted.
+    pub fn romance(&self, q: &Normalized) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for (c, lang) in self.concepts_in(q) {
             for (col, first) in &c.romance {
-                if COLUMNS[*col] != lang {
-                    add(quoted(first));
+                let t = quoted(first);
+                if COLUMNS[*col] != lang && !t.is_empty() && !out.contains(&t) {
+                    out.push(t);
                 }
             }
         }
@@ -274,13 +303,14 @@ mod tests {
         assert!(t("Quid est gratia?").iter().all(|g| g != "gratia"));
         assert!(t("¿Qué es el pecado original?").contains(&"\"original sin\"".to_string()));
         // the papal texts' other languages, not the query's own
-        let es = t("¿Qué enseña la Iglesia sobre la gracia?");
+        let r = |q: &str| global().romance(&Normalized::new(q));
+        let es = r("¿Qué enseña la Iglesia sobre la gracia?");
         assert!(
             es.iter().any(|g| g == "grazia") && es.iter().any(|g| g == "grâce"),
             "{es:?}"
         );
         assert!(es.iter().all(|g| g != "gracia"), "{es:?}");
-        assert!(t("Co učí církev o milosti?").iter().any(|g| g == "graça"));
+        assert!(r("Co učí církev o milosti?").iter().any(|g| g == "graça"));
     }
 
     #[test]

@@ -57,6 +57,9 @@ pub struct Expansion {
     /// English and Latin renderings of terms named in another language
     /// (multi-word ones quoted as phrases).
     pub translations: Vec<String>,
+    /// The same concepts' Italian, French, Spanish and Portuguese terms (the
+    /// papal texts' other languages), weighed less.
+    pub romance: Vec<String>,
     /// Other wordings of the query's English words (archaic ↔ modern).
     pub variants: Vec<String>,
     /// A Summa Theologiae article or question the query names.
@@ -69,6 +72,7 @@ impl Expansion {
     /// True when the query adds nothing.
     pub fn is_empty(&self) -> bool {
         self.translations.is_empty()
+            && self.romance.is_empty()
             && self.variants.is_empty()
             && self.summa.is_none()
             && self.described.is_none()
@@ -82,10 +86,12 @@ pub fn expand(q: &str) -> Expansion {
     }
     let n = normalize::Normalized::new(q);
     let translations = glossary::global().translate(&n);
+    let romance = glossary::global().romance(&n);
     let variants = archaic::variants(&n);
     let summa = summa::parse(q);
     Expansion {
         translations,
+        romance,
         variants,
         described: summa.is_none().then(|| describe::parse(q)).flatten(),
         summa,

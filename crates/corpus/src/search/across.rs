@@ -7,13 +7,44 @@ use crate::crosslingual::{CrossLingual, DOC_CHARS};
 use crate::fusion::RRF_K;
 use crate::lexical::Filters;
 use crate::query::normalize::Normalized;
+
+/// Words that are English and no word of the other languages served: one of
+/// them marks a query as English.
+const ENGLISH: &[&str] = &[
+    "the", "of", "and", "to", "is", "are", "was", "were", "be", "been", "with", "who", "whom",
+    "what", "how", "why", "which", "that", "these", "those", "his", "her", "he", "she", "they",
+    "we", "you", "i", "my", "your", "our", "for", "from", "by", "at", "it", "its", "not", "or",
+    "but", "when", "where", "there", "their", "them", "him", "has", "have", "had", "do", "does",
+    "did", "can", "could", "should", "would", "will", "shall", "am", "here", "into", "about",
+    "after", "before", "under", "over", "than", "then", "so", "if", "up", "out", "all", "one",
+    "only", "even", "says", "said", "say", "this",
+];
+
+/// True when `query` is in another language than English: another script,
+/// or Latin letters without any English word.
+fn is_foreign(query: &str) -> bool {
+    if query
+        .chars()
+        .any(|c| c.is_alphabetic() && !c.is_ascii() && !is_latin_letter(c))
+    {
+        return true;
+    }
+    let n = Normalized::new(query);
+    !n.words.is_empty() && !n.words.iter().any(|w| ENGLISH.contains(&w.as_str()))
+}
+
+/// Latin letters with accents (`é`, `č`): the script of English too.
+fn is_latin_letter(c: char) -> bool {
+    matches!(c as u32, 0x00C0..=0x024F | 0x1E00..=0x1EFF)
+}
 use crate::CorpusError;
 use std::sync::Arc;
 
 /// Documents the cross-language list gives.
 const ACROSS_DOCS: usize = 10;
-/// Its weight in the fusion (the catalogue's is 1.5).
-const ACROSS_WEIGHT: f32 = 1.5;
+/// Its weight in the fusion (the catalogue's too): a document list beside
+/// the catalogue's, which finds documents by their title as this finds them by their subject.
+const ACROSS_WEIGHT: f32 = 1.0;
 
 impl Corpus {
     /// Use `x` for questions in other languages than English (its vectors
@@ -58,14 +89,13 @@ impl Corpus {
     }
 
     /// Add the cross-language list to `docs` (scores summed; new documents
-    /// shown with their first passage) for a question not in English.
+    /// shown with their first passage) for a question not in English
+    /// ([`is_foreign`]).
     pub(super) fn add_across(&self, query: &str, filters: &Filters, docs: &mut Vec<RankedDoc>) {
         let Some(x) = self.crosslingual.as_ref().filter(|x| x.ready()) else {
             return;
         };
-        if !crate::query::enabled()
-            || crate::query::glossary::looks_english(&Normalized::new(query))
-        {
+        if !crate::query::enabled() || !is_foreign(query) {
             return;
         }
         for (rank, (d, _)) in x.ranked(query, ACROSS_DOCS).into_iter().enumerate() {
@@ -78,6 +108,32 @@ impl Corpus {
                 Some(x) => x.1 += add,
                 None => docs.push((d, add, e.first_ord)),
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_foreign;
+
+    #[test]
+    fn tells_english_from_the_other_languages() {
+        for q in [
+            "Co učí církev o milosti?",
+            "教宗的讲话",
+            "অনুগ্রহ কী",
+            "Pio XI al cardinale Piffl sulle sette",
+            "Pius X de sexto decimo saeculo ab edicto Constantini",
+        ] {
+            assert!(is_foreign(q), "{q}");
+        }
+        for q in [
+            "whom shall I send? here I am, send me",
+            "Jerome traveled to Alexandria to study under Didymus",
+            "What is grace?",
+            "",
+        ] {
+            assert!(!is_foreign(q), "{q}");
         }
     }
 }

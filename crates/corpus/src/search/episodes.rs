@@ -1,5 +1,5 @@
 //! Bible episodes described in a query ([`crate::query::episodes`]): the
-//! episode's first verse in every Bible of the store, put first.
+//! episode's first verse in every Bible of the store, next after the best document.
 
 use super::{Corpus, RankedDoc};
 use crate::lexical::Filters;
@@ -9,7 +9,7 @@ use rusqlite::params;
 use std::collections::{BTreeMap, HashMap};
 
 /// Most Bible documents an episode puts first (its accounts × the Bibles).
-const MAX_EPISODE_DOCS: usize = 6;
+const MAX_EPISODE_DOCS: usize = 3;
 
 /// The Bibles of a store: the version part of their ids (`dr` in
 /// `bible-dr-luk`), English ones first.
@@ -35,8 +35,8 @@ pub(super) fn bible_versions(
 
 impl Corpus {
     /// With a Bible episode described in `query` (and no work named): the
-    /// Bibles' documents holding it first, each shown at the episode's first
-    /// verse.
+    /// Bibles' documents holding it next after the best document, each shown
+    /// at the episode's first verse.
     pub(super) fn put_episode_first(
         &self,
         query: &str,
@@ -70,16 +70,51 @@ impl Corpus {
         if first.is_empty() {
             return Ok(());
         }
+        // right after the best document found otherwise: an episode read
+        // into a query that is not one costs one place, not the first page
         docs.retain(|d| !first.iter().any(|(x, _)| *x == d.0));
-        let top = docs.first().map_or(0.0, |d| d.1);
+        let at = docs.len().min(1);
+        let top = docs.first().map_or(1.0, |d| d.1);
         let count = first.len() as f32;
         let placed: Vec<RankedDoc> = first
             .into_iter()
             .enumerate()
-            .map(|(i, (d, ord))| (d, top + 1.0 + (count - i as f32) / count, ord))
+            .map(|(i, (d, ord))| (d, top * (0.999 - 0.001 * i as f32 / count), ord))
             .collect();
-        docs.splice(0..0, placed);
+        docs.splice(at..at, placed);
         Ok(())
+    }
+
+    /// The passages (ordinals) of the episode `query` describes, in the first
+    /// Bible that passes `filters`, its first account, at most `k`.
+    pub(super) fn episode_passages(
+        &self,
+        query: &str,
+        filters: &Filters,
+        k: usize,
+    ) -> Result<Vec<u64>, CorpusError> {
+        if !crate::query::enabled() || self.works.named(query).is_some() {
+            return Ok(Vec::new());
+        }
+        let Some(found) = Episodes::bundled().find(query) else {
+            return Ok(Vec::new());
+        };
+        let Some(a) = found.accounts.first() else {
+            return Ok(Vec::new());
+        };
+        for v in &self.bible_versions {
+            let Some(&d) = self.by_id.get(&format!("bible-{v}-{}", a.book)) else {
+                continue;
+            };
+            if !self.docs[d as usize].passes(filters) {
+                continue;
+            }
+            if let (Some(from), Some(to)) = (self.verse_ord(d, a.start)?, self.verse_ord(d, a.end)?)
+            {
+                return Ok((from..=to.max(from)).take(k).collect());
+            }
+        }
+        Ok(Vec::new())
     }
 
     /// The ordinal of the passage `chapter:verse` of Bible document `d`.

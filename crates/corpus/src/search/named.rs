@@ -137,6 +137,34 @@ impl Corpus {
         Ok(())
     }
 
+    /// The passages (ordinals) of a work named in `query` that fit the rest
+    /// of it, best first, at most `n`; none when no work is named or the
+    /// query asks nothing more of it.
+    pub(super) fn named_work_passages(
+        &self,
+        query: &str,
+        n: usize,
+        filters: &Filters,
+    ) -> Result<Vec<u64>, CorpusError> {
+        if !crate::query::enabled() {
+            return Ok(Vec::new());
+        }
+        let Some(named) = self.works.named(query).filter(|w| !w.rest.is_empty()) else {
+            return Ok(Vec::new());
+        };
+        let members: HashSet<u32> = named
+            .docs
+            .iter()
+            .copied()
+            .filter(|d| self.docs[*d as usize].passes(filters))
+            .collect();
+        Ok(self
+            .lexical_within(&named.rest, &members, n)?
+            .into_iter()
+            .map(|(ord, _)| ord)
+            .collect())
+    }
+
     /// Lexical passages for `query` within the documents `within`, best first.
     pub(super) fn lexical_within(
         &self,
