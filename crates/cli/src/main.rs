@@ -684,7 +684,7 @@ fn sources(r: &Resolved) -> Result<()> {
     match ecclesia_skills::qa_topic::configured_dir(&env) {
         Some(dir) => {
             println!(
-                "  on-topic classifier, second voice: {}",
+                "  on-topic classifier, second voice, and cross-language search: {}",
                 ecclesia_e5::MODEL_NAME
             );
             println!(
@@ -694,9 +694,16 @@ fn sources(r: &Resolved) -> Result<()> {
             println!("    licence: MIT (model and engine)");
         }
         None => println!(
-            "  on-topic classifier, second voice: none (words only; run scripts/fetch-e5.sh)"
+            "  on-topic classifier, second voice, and cross-language search: none (words only; run scripts/fetch-e5.sh)"
         ),
     }
+    println!("\n[search indexes bundled with the code]");
+    println!("  works index: crates/corpus/data/works.tsv (names people use for works; each alias with its source)");
+    println!("  pericope index: crates/corpus/data/pericopes.tsv (our own titles of Bible episodes in ten languages, with verse ranges)");
+    println!("  glossary: crates/corpus/data/glossary.tsv (theological terms in ten languages)");
+    println!(
+        "    licence: the project's own (written for Ecclesia); titles and verse numbers are facts"
+    );
     Ok(())
 }
 
