@@ -43,9 +43,14 @@ const MODELS: [Model; 2] = [
     },
 ];
 
-/// True when `models/<folder>/<marker>` is under `.` or `<data>/..`.
+/// True when `models/<folder>/<marker>` is under `.`, `<data>/..` or the
+/// checkout the scripts are in (where they put it).
 fn present(m: &Model, data_dir: &Path) -> bool {
-    [PathBuf::from("."), data_dir.join("..")]
+    let mut roots = vec![PathBuf::from("."), data_dir.join("..")];
+    if let Some(checkout) = scripts_dir().and_then(|s| s.parent().map(Path::to_path_buf)) {
+        roots.push(checkout);
+    }
+    roots
         .iter()
         .any(|root| root.join("models").join(m.folder).join(m.marker).is_file())
 }
