@@ -281,6 +281,12 @@ impl Episodes {
     pub fn explain(&self, query: &str) -> Result<Found, String> {
         let mut q = HashSet::new();
         terms(query, &mut q, None);
+        // a single word ("saints", "Zacchaeus") names a subject or a person,
+        // not an episode described
+        let words = q.iter().filter(|t| !t.contains(' ')).count();
+        if words < 2 {
+            return Err("fewer than two words".into());
+        }
         // each query term: the index terms it stands for (itself, other
         // endings of the word), and its weight (its own when the index has it)
         let mut known: Vec<(Vec<&str>, f32)> = Vec::new();
@@ -426,6 +432,11 @@ broken\tjoh\tx\tBroken\n";
         assert_eq!(e.find("What is grace?"), None);
         assert_eq!(e.find(""), None);
         assert_eq!(e.find("the"), None);
+        assert_eq!(
+            e.find("Zacchaeus"),
+            None,
+            "one word is not an episode described"
+        );
         assert_eq!(e.find("the sacraments"), None);
     }
 }

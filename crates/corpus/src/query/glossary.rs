@@ -247,6 +247,15 @@ impl Glossary {
     pub fn romance(&self, q: &Normalized) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         for (c, lang) in self.concepts_in(q) {
+            // "saints" is French too: a concept the query names in English
+            // is not looked for in the other languages
+            let english =
+                c.en.iter()
+                    .filter_map(|e| Pattern::parse(e))
+                    .any(|p| p.matches(q));
+            if english {
+                continue;
+            }
             for (col, first) in &c.romance {
                 let t = quoted(first);
                 if COLUMNS[*col] != lang && !t.is_empty() && !out.contains(&t) {
@@ -311,6 +320,7 @@ mod tests {
         );
         assert!(es.iter().all(|g| g != "gracia"), "{es:?}");
         assert!(r("Co učí církev o milosti?").iter().any(|g| g == "graça"));
+        assert!(r("saints").is_empty(), "an English word, though French too");
     }
 
     #[test]
