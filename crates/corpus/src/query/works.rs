@@ -10,11 +10,13 @@
 //! them. The search then puts the named work first and, within it, the
 //! passage that fits the rest of the query.
 
-use super::normalize::Normalized;
+use super::normalize::{is_han, Normalized};
 use std::collections::HashMap;
 
 /// The bundled index.
 pub const DATA: &str = include_str!("../../data/works.tsv");
+/// The bundled author name forms (`Agostino`, `奥斯定` for Augustine).
+pub const AUTHORS: &str = include_str!("../../data/authors.tsv");
 
 /// Words in a query that neither name a work nor ask anything of it.
 const FILLER: &[&str] = &[
@@ -52,6 +54,11 @@ pub struct Works {
     by_first: HashMap<String, Vec<usize>>,
     /// document → the distinctive words of its author's name, folded
     authors: HashMap<u32, Vec<String>>,
+    /// aliases in Chinese: (folded text, alias), matched as substrings
+    han: Vec<(String, usize)>,
+    /// an author's name in other languages: (its folded words, or its
+    /// Chinese text), and the author word it stands for
+    forms: Vec<(Vec<String>, String)>,
 }
 
 /// A store's documents as the index needs them.
@@ -126,13 +133,43 @@ impl Works {
             if seen.insert((words.clone(), found.clone()), ()).is_some() {
                 continue;
             }
-            w.by_first
-                .entry(key(&words[0]).to_string())
-                .or_default()
-                .push(w.aliases.len());
+            let at = w.aliases.len();
+            if alias.chars().any(is_han) {
+                w.han
+                    .push((Normalized::new(alias).folded.replace(' ', ""), at));
+            } else {
+                w.by_first
+                    .entry(key(&words[0]).to_string())
+                    .or_default()
+                    .push(at);
+            }
             w.aliases.push(Alias { words, docs: found });
         }
         (w, warnings)
+    }
+
+    /// Add the author name forms of `text` (the format of `data/authors.tsv`:
+    /// `author word<TAB>form<TAB>lang<TAB>source`).
+    pub fn with_authors(mut self, text: &str) -> Works {
+        for line in text.lines() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let mut cells = line.split('\t');
+            let (Some(author), Some(form)) = (cells.next(), cells.next()) else {
+                continue;
+            };
+            let author = Normalized::new(author).words.join(" ");
+            let form_words = if form.chars().any(is_han) {
+                vec![Normalized::new(form).folded.replace(' ', "")]
+            } else {
+                Normalized::new(form).words
+            };
+            if !author.is_empty() && !form_words.is_empty() {
+                self.forms.push((form_words, author));
+            }
+        }
+        self
     }
 
     /// Number of aliases.
@@ -147,7 +184,26 @@ impl Works {
 
     /// The work `query` names, if any.
     pub fn named(&self, query: &str) -> Option<Named> {
-        let words = Normalized::new(query).words;
+        let n = Normalized::new(query);
+        let words = n.words;
+        // authors named in another language's form, and the query words they use
+        let mut form_authors: Vec<&str> = Vec::new();
+        let mut form_words: Vec<usize> = Vec::new();
+        for (form, author) in &self.forms {
+            if form[0].chars().any(is_han) {
+                if n.folded.replace(' ', "").contains(form[0].as_str()) {
+                    form_authors.push(author);
+                }
+                continue;
+            }
+            if let Some(at) = (0..words.len()).find(|&i| {
+                i + form.len() <= words.len()
+                    && form.iter().zip(&words[i..]).all(|(f, q)| same_word(f, q))
+            }) {
+                form_authors.push(author);
+                form_words.extend(at..at + form.len());
+            }
+        }
         // (start, length, alias indices)
         let mut best: Option<(usize, usize, Vec<usize>)> = None;
         for start in 0..words.len() {
@@ -173,8 +229,34 @@ impl Works {
                 }
             }
         }
+        // a Chinese title inside the query (no spaces to tell its words apart)
+        if best.is_none() {
+            let compact = n.folded.replace(' ', "");
+            let mut han: Vec<(usize, usize)> = self
+                .han
+                .iter()
+                .filter(|(t, _)| compact.contains(t.as_str()))
+                .map(|(t, i)| (t.chars().count(), *i))
+                .collect();
+            han.sort_unstable_by_key(|h| std::cmp::Reverse(h.0));
+            if let Some(&(longest, _)) = han.first() {
+                let found = han
+                    .iter()
+                    .take_while(|(l, _)| *l == longest)
+                    .map(|(_, i)| *i)
+                    .collect();
+                // the words are unknown: the work as a whole, its author by name forms
+                best = Some((words.len(), 0, found));
+            }
+        }
         let (start, len, found) = best?;
-        let outside: Vec<&String> = words[..start].iter().chain(&words[start + len..]).collect();
+        let outside: Vec<&String> = words[..start.min(words.len())]
+            .iter()
+            .enumerate()
+            .chain(words.iter().enumerate().skip(start + len))
+            .filter(|(i, _)| !form_words.contains(i))
+            .map(|(_, w)| w)
+            .collect();
         let mut docs: Vec<u32> = found
             .iter()
             .flat_map(|&i| self.aliases[i].docs.iter().copied())
@@ -185,7 +267,7 @@ impl Works {
         let by_author: Vec<u32> = docs
             .iter()
             .copied()
-            .filter(|d| self.author_named(*d, &outside))
+            .filter(|d| self.author_named(*d, &outside, &form_authors))
             .collect();
         let author_named = !by_author.is_empty();
         if author_named {
@@ -203,6 +285,7 @@ impl Works {
             })
             .map(|w| w.as_str())
             .collect();
+        let rest: Vec<&str> = if len == 0 { Vec::new() } else { rest };
         if len == 1 && !author_named && !rest.is_empty() {
             return None;
         }
@@ -216,10 +299,11 @@ impl Works {
         self.by_first.get(key(word))
     }
 
-    fn author_named(&self, doc: u32, words: &[&String]) -> bool {
-        self.authors
-            .get(&doc)
-            .is_some_and(|a| a.iter().any(|x| words.iter().any(|w| same_word(x, w))))
+    fn author_named(&self, doc: u32, words: &[&String], forms: &[&str]) -> bool {
+        self.authors.get(&doc).is_some_and(|a| {
+            a.iter()
+                .any(|x| words.iter().any(|w| same_word(x, w)) || forms.iter().any(|f| f == x))
+        })
     }
 }
 
@@ -265,11 +349,15 @@ mod tests {
             cf-basil-on-the-holy-spirit\tDe Spiritu Sancto\tla\ttest\n\
             cf-basil-on-the-holy-spirit\tOn the Holy Spirit\ten\ttest\n\
             cf-augustine-confessions-book-*\tConfessions\ten\ttest\n\
+            cf-augustine-confessions-book-*\tConfessioni\tit\ttest\n\
+            cf-augustine-confessions-book-*\t忏悔录\tzh\ttest\n\
             cf-chalcedon-tome\tTome of Leo\ten\ttest\n\
             cf-missing\tNothing\ten\ttest\n";
         let (w, warnings) = Works::build(tsv, &docs);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
-        w
+        w.with_authors(
+            "# test\naugustine\tAgostino\tit\ttest\nambrose\tAmbrogio\tit\ttest\naugustine\t奥斯定\tzh\ttest\n",
+        )
     }
 
     #[test]
@@ -295,6 +383,18 @@ mod tests {
         let n = w.named("Augustine Confessions stealing pears").unwrap();
         assert_eq!(n.rest, "stealing pears");
         assert_eq!(w.named("confessions of faith in the early church"), None);
+        // an author named in another language
+        let n = w
+            .named("le Confessioni di sant'Agostino sul furto delle pere")
+            .unwrap();
+        assert_eq!(n.docs, vec![3]);
+        assert!(!n.rest.contains("agostino"), "{}", n.rest);
+        assert_eq!(
+            w.named("Ambrogio De Spiritu Sancto").unwrap().docs,
+            vec![0, 1]
+        );
+        // a Chinese title inside a sentence
+        assert_eq!(w.named("奥斯定的《忏悔录》").unwrap().docs, vec![3]);
         assert_eq!(w.named(""), None);
         assert_eq!(w.named("grace"), None);
     }

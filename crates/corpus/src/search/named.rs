@@ -59,6 +59,7 @@ impl Documents for DocIds<'_> {
 /// The bundled works index resolved against a store (its warnings logged).
 pub(super) fn works_index(docs: &DocIds<'_>) -> Works {
     let (works, warnings) = Works::build(crate::query::works::DATA, docs);
+    let works = works.with_authors(crate::query::works::AUTHORS);
     if !warnings.is_empty() {
         tracing::debug!(
             count = warnings.len(),
