@@ -175,10 +175,10 @@ fn same_word(a: &str, b: &str) -> bool {
     if a == b {
         return true;
     }
+    // by bytes: a prefix is never longer than what it begins
     let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    short.chars().count() >= 5
-        && long.chars().count() - short.chars().count() <= 2
-        && long.starts_with(short)
+    let (l, s) = (long.chars().count(), short.chars().count());
+    s >= 5 && l.saturating_sub(s) <= 2 && long.starts_with(short)
 }
 
 impl Episodes {
@@ -424,6 +424,16 @@ broken\tjoh\tx\tBroken\n";
             .explain("Jesus feeds five thousand with loaves and fishes")
             .unwrap();
         assert_eq!(f.accounts.len(), 2);
+    }
+
+    #[test]
+    fn words_of_any_script_compare_without_panic() {
+        // more bytes, fewer characters: Bengali beside Latin letters
+        assert!(!same_word("অনুগ্রহ", "abcdefghijklmnopqrstu"));
+        assert!(!same_word("abcdefghijklmnopqrstu", "অনুগ্রহ"));
+        assert!(same_word("zacchaeus", "zacchaeuss"));
+        let e = index();
+        let _ = e.find("অনুগ্রহ সম্পর্কে মণ্ডলী কী শিক্ষা দেয় real presence abcdefghijklmnop");
     }
 
     #[test]
