@@ -145,6 +145,26 @@ impl IntoResponse for ApiError {
             resp.headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(s.max(1)));
         }
+        if self.status == StatusCode::PAYLOAD_TOO_LARGE {
+            // the body was not read: the server closes this connection, and
+            // says so, so that a client does not send its next request on it
+            resp.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
         resp
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unread_body_closes_the_connection_and_says_so() {
+        let r = ApiError::too_large(10).into_response();
+        assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(r.headers()[header::CONNECTION], "close");
+        let r = ApiError::too_large(10);
+        assert_eq!(r.code, Some("request_too_large"));
     }
 }
