@@ -72,8 +72,16 @@ impl Corpus {
         }
         // right after the best document found otherwise: an episode read
         // into a query that is not one costs one place, not the first page
+        // (first, when the best document is already one of the episode's)
+        let best_is_episode = docs
+            .first()
+            .is_some_and(|d| first.iter().any(|(x, _)| *x == d.0));
         docs.retain(|d| !first.iter().any(|(x, _)| *x == d.0));
-        let at = docs.len().min(1);
+        let at = if best_is_episode {
+            0
+        } else {
+            docs.len().min(1)
+        };
         let top = docs.first().map_or(1.0, |d| d.1);
         let count = first.len() as f32;
         let placed: Vec<RankedDoc> = first
