@@ -87,12 +87,7 @@ impl Corpus {
         let Some(named) = self.works.named(query) else {
             return Ok(());
         };
-        let members: HashSet<u32> = named
-            .docs
-            .iter()
-            .copied()
-            .filter(|d| self.docs[*d as usize].passes(filters))
-            .collect();
+        let members = self.passing(&named.docs, filters);
         if members.is_empty() {
             return Ok(());
         }
@@ -153,17 +148,20 @@ impl Corpus {
         let Some(named) = self.works.named(query).filter(|w| !w.rest.is_empty()) else {
             return Ok(Vec::new());
         };
-        let members: HashSet<u32> = named
-            .docs
-            .iter()
-            .copied()
-            .filter(|d| self.docs[*d as usize].passes(filters))
-            .collect();
+        let members = self.passing(&named.docs, filters);
         Ok(self
             .lexical_within(&named.rest, &members, n)?
             .into_iter()
             .map(|(ord, _)| ord)
             .collect())
+    }
+
+    /// The documents of `docs` that pass `filters`.
+    fn passing(&self, docs: &[u32], filters: &Filters) -> HashSet<u32> {
+        docs.iter()
+            .copied()
+            .filter(|d| self.docs[*d as usize].passes(filters))
+            .collect()
     }
 
     /// Lexical passages for `query` within the documents `within`, best first.
