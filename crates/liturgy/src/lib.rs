@@ -27,6 +27,7 @@ pub mod ics;
 pub mod ingest;
 pub mod lectionary;
 pub mod martyrology;
+pub mod missal1962;
 pub mod phrases;
 pub mod types;
 
