@@ -5,6 +5,7 @@ use crate::calendar::CalendarData;
 use crate::error::LiturgyError;
 use crate::lectionary::{Lectionary, Mass};
 use crate::martyrology::{format_day, Martyrology, MartyrologyDay};
+use crate::missal1962::{readings::Answer1962, Missal1962};
 use crate::types::{Day, Rank};
 use chrono::NaiveDate;
 use serde_json::{json, Value};
@@ -21,6 +22,8 @@ pub struct Liturgy {
     pub bibles: Bibles,
     /// Martyrology texts.
     pub martyrology: Martyrology,
+    /// The 1962 Missal, when its dataset (`traditional/divinum-officium`) is present.
+    pub missal1962: Option<Missal1962>,
 }
 
 /// One rendered reading.
@@ -57,6 +60,57 @@ impl Liturgy {
             lectionary: Lectionary::load(data_dir)?,
             bibles: Bibles::load(data_dir)?,
             martyrology: Martyrology::load(data_dir)?,
+            missal1962: if data_dir.join(crate::missal1962::DATA_DIR).is_dir() {
+                Some(Missal1962::load(data_dir)?)
+            } else {
+                None
+            },
+        })
+    }
+
+    /// True when a calendar id names the 1962 Missal (`1962`, `1962-missal`, `usus-antiquior`,
+    /// `extraordinary`, `tridentine`).
+    pub fn is_1962(calendar: Option<&str>) -> bool {
+        calendar.is_some_and(|c| {
+            matches!(
+                c.trim().to_lowercase().replace(['_', ' '], "-").as_str(),
+                "1962" | "1962-missal" | "missal-1962" | "usus-antiquior" | "extraordinary" | "extraordinary-form" | "tridentine" | "traditional"
+            )
+        })
+    }
+
+    /// The 1962 Missal, or an error naming the missing dataset.
+    pub fn missal1962(&self) -> Result<&Missal1962, LiturgyError> {
+        self.missal1962.as_ref().ok_or_else(|| {
+            LiturgyError::UnknownCalendar(format!(
+                "the 1962 calendar needs the dataset {} in the data directory; known: {}",
+                crate::missal1962::DATA_DIR,
+                self.calendar.calendar_ids().join(", ")
+            ))
+        })
+    }
+
+    /// Every calendar id, the 1962 Missal's included when its data is loaded.
+    pub fn calendar_ids(&self) -> Vec<String> {
+        let mut ids = self.calendar.calendar_ids();
+        if self.missal1962.is_some() {
+            ids.push(crate::missal1962::CALENDAR_ID.to_string());
+        }
+        ids
+    }
+
+    /// The readings of a date in the 1962 Missal (Douay-Rheims unless another translation
+    /// is asked for).
+    pub fn readings_1962(&self, date: NaiveDate, translation: Option<&str>) -> Result<Answer1962, LiturgyError> {
+        let missal = self.missal1962()?;
+        let (day, proper) = missal.mass(date)?;
+        let t = self.bibles.translation(Some(translation.unwrap_or("douay-rheims")))?;
+        let readings = crate::missal1962::readings::readings(&proper, &self.bibles, self.lectionary.books(), t);
+        Ok(Answer1962 {
+            day,
+            proper,
+            readings,
+            translation: t.id.clone(),
         })
     }
 
@@ -67,6 +121,14 @@ impl Liturgy {
         today: NaiveDate,
         calendar: Option<&str>,
     ) -> Result<NaiveDate, LiturgyError> {
+        if Self::is_1962(calendar) {
+            let missal = self.missal1962()?;
+            if let Some(date) = missal.resolve_phrase(phrase, today)? {
+                return Ok(date);
+            }
+            let spec = self.calendar.spec("general-roman")?;
+            return crate::phrases::resolve(&self.calendar, spec, phrase, today);
+        }
         let spec = self.calendar.spec(calendar.unwrap_or("general-roman"))?;
         crate::phrases::resolve(&self.calendar, spec, phrase, today)
     }
@@ -142,6 +204,25 @@ impl Liturgy {
         with_readings: bool,
         stamp: chrono::NaiveDateTime,
     ) -> Result<String, LiturgyError> {
+        if Self::is_1962(calendar) {
+            let missal = self.missal1962()?;
+            let mut events = Vec::new();
+            for day in missal.range(from, to)? {
+                let readings = if with_readings {
+                    let (_, proper) = missal.mass(day.date)?;
+                    crate::missal1962::readings::citation_lines(&proper, self.lectionary.books())
+                } else {
+                    Vec::new()
+                };
+                events.push(day.ics_event(&readings));
+            }
+            let feed = crate::ics::IcsFeed {
+                calendar: crate::missal1962::CALENDAR_ID,
+                name: "Liturgical calendar (1962 Missal)",
+                stamp,
+            };
+            return Ok(crate::ics::calendar_ics(&feed, &events));
+        }
         let spec = self.calendar.spec(calendar.unwrap_or("general-roman"))?;
         let days = self.calendar.range(spec, from, to)?;
         let name = format!("Liturgical calendar ({})", spec.id);
@@ -150,13 +231,18 @@ impl Liturgy {
             name: &name,
             stamp,
         };
-        Ok(crate::ics::calendar_ics(&feed, &days, |day| {
-            if with_readings {
-                self.reading_citations(day, &spec.id)
-            } else {
-                Vec::new()
-            }
-        }))
+        let events: Vec<_> = days
+            .iter()
+            .map(|day| {
+                let readings = if with_readings {
+                    self.reading_citations(day, &spec.id)
+                } else {
+                    Vec::new()
+                };
+                crate::ics::IcsEvent::of_day(day, &readings)
+            })
+            .collect();
+        Ok(crate::ics::calendar_ics(&feed, &events))
     }
 
     /// "Heading: citation" lines of the Mass of the day of a liturgical day.

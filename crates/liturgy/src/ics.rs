@@ -73,12 +73,40 @@ fn description(day: &Day, readings: &[String]) -> String {
     text
 }
 
-/// The feed for `days`; `readings(day)` gives each day's reading lines (empty for none).
-pub fn calendar_ics(
-    feed: &IcsFeed<'_>,
-    days: &[Day],
-    readings: impl Fn(&Day) -> Vec<String>,
-) -> String {
+/// One all-day event of a feed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IcsEvent {
+    /// The day.
+    pub date: chrono::NaiveDate,
+    /// A key unique within the day (the celebration's key), part of the UID.
+    pub key: String,
+    /// The event's title (the celebration).
+    pub summary: String,
+    /// The description (rank, colour, season, readings).
+    pub description: String,
+    /// The category (the rank or class).
+    pub category: String,
+    /// The CSS3 colour name (RFC 7986 `COLOR`).
+    pub colour: &'static str,
+}
+
+impl IcsEvent {
+    /// The event of a day of the General Roman (or a national) calendar.
+    pub fn of_day(day: &Day, readings: &[String]) -> IcsEvent {
+        let p = day.principal();
+        IcsEvent {
+            date: day.date,
+            key: p.key.clone(),
+            summary: p.name.clone(),
+            description: description(day, readings),
+            category: p.rank.name().to_string(),
+            colour: css_color(p.color),
+        }
+    }
+}
+
+/// The feed of a list of events.
+pub fn calendar_ics(feed: &IcsFeed<'_>, events: &[IcsEvent]) -> String {
     let mut out = String::new();
     line(&mut out, "BEGIN:VCALENDAR");
     line(&mut out, "VERSION:2.0");
@@ -88,13 +116,12 @@ pub fn calendar_ics(
     line(&mut out, &format!("X-WR-CALNAME:{}", escape(feed.name)));
     line(&mut out, "X-PUBLISHED-TTL:P1D");
     let stamp = feed.stamp.format("%Y%m%dT%H%M%SZ").to_string();
-    for day in days {
-        let p = day.principal();
-        let date = day.date.format("%Y%m%d");
+    for event in events {
+        let date = event.date.format("%Y%m%d");
         line(&mut out, "BEGIN:VEVENT");
         line(
             &mut out,
-            &format!("UID:{date}-{}@ecclesia.{}", p.key, feed.calendar),
+            &format!("UID:{date}-{}@ecclesia.{}", event.key, feed.calendar),
         );
         line(&mut out, &format!("DTSTAMP:{stamp}"));
         line(&mut out, &format!("DTSTART;VALUE=DATE:{date}"));
@@ -102,16 +129,13 @@ pub fn calendar_ics(
             &mut out,
             &format!(
                 "DTEND;VALUE=DATE:{}",
-                (day.date + Duration::days(1)).format("%Y%m%d")
+                (event.date + Duration::days(1)).format("%Y%m%d")
             ),
         );
-        line(&mut out, &format!("SUMMARY:{}", escape(&p.name)));
-        line(
-            &mut out,
-            &format!("DESCRIPTION:{}", escape(&description(day, &readings(day)))),
-        );
-        line(&mut out, &format!("CATEGORIES:{}", escape(p.rank.name())));
-        line(&mut out, &format!("COLOR:{}", css_color(p.color)));
+        line(&mut out, &format!("SUMMARY:{}", escape(&event.summary)));
+        line(&mut out, &format!("DESCRIPTION:{}", escape(&event.description)));
+        line(&mut out, &format!("CATEGORIES:{}", escape(&event.category)));
+        line(&mut out, &format!("COLOR:{}", event.colour));
         line(&mut out, "TRANSP:TRANSPARENT");
         line(&mut out, "END:VEVENT");
     }
@@ -120,7 +144,7 @@ pub fn calendar_ics(
 }
 
 /// The CSS3 colour name of a liturgical colour (RFC 7986 `COLOR`).
-fn css_color(c: crate::types::Color) -> &'static str {
+pub fn css_color(c: crate::types::Color) -> &'static str {
     use crate::types::Color;
     match c {
         Color::White => "white",

@@ -15,6 +15,8 @@ pub mod kalendar;
 pub mod mass;
 pub mod occurrence;
 pub mod office;
+pub mod phrases;
+pub mod readings;
 pub mod source;
 pub mod temporal;
 pub mod titles;
@@ -105,6 +107,39 @@ impl Day1962 {
             obj.insert("rubrics".into(), Value::String(note));
         }
         v
+    }
+
+    /// The iCalendar event of the day, with reading lines.
+    pub fn ics_event(&self, readings: &[String]) -> crate::ics::IcsEvent {
+        let mut description = format!(
+            "{} class · {} · {}\n{}",
+            self.class.code(),
+            self.colour.name(),
+            self.season.name(),
+            self.celebration.title_la
+        );
+        for c in &self.commemorations {
+            description.push_str(&format!("\nCommemoration: {}", c.title));
+        }
+        for r in readings {
+            description.push('\n');
+            description.push_str(r);
+        }
+        crate::ics::IcsEvent {
+            date: self.date,
+            key: self.celebration.file.replace('/', "-"),
+            summary: self.celebration.title.clone(),
+            description,
+            category: format!("{} class", self.class.code()),
+            colour: match self.colour {
+                Colour::White => "white",
+                Colour::Red => "red",
+                Colour::Green => "green",
+                Colour::Violet => "purple",
+                Colour::Rose => "pink",
+                Colour::Black => "black",
+            },
+        }
     }
 
     /// One line of the calendar table.
@@ -198,6 +233,11 @@ impl Missal1962 {
             self.day_of(date, e, &o),
             mass::proper(&self.library, &o, ctx),
         ))
+    }
+
+    /// A date phrase naming a day of this calendar ("Septuagesima Sunday 2027"), or `None`.
+    pub fn resolve_phrase(&self, phrase: &str, today: NaiveDate) -> Result<Option<NaiveDate>, LiturgyError> {
+        phrases::resolve(phrase, today)
     }
 
     fn rules(&self) -> Rules<'_> {
