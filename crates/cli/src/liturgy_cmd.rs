@@ -44,7 +44,7 @@ pub struct CalendarArgs {
     /// Last day (YYYY-MM-DD).
     #[arg(long)]
     pub to: NaiveDate,
-    /// Calendar: general-roman (default), us, …
+    /// Calendar: general-roman (default), us, …, or 1962 (the 1962 Missal)
     #[arg(long, default_value = "general-roman")]
     pub calendar: String,
     /// Output format.
@@ -111,6 +111,9 @@ fn calendar(a: &CalendarArgs, data_dir: &Path, out: &mut impl Write) -> anyhow::
         out.write_all(ics.as_bytes())?;
         return Ok(());
     }
+    if Liturgy::is_1962(Some(&a.calendar)) {
+        return calendar_1962(a, data_dir, out);
+    }
     let lit = if a.with_readings {
         Some(Liturgy::load(data_dir).context("loading liturgy data")?)
     } else {
@@ -140,6 +143,33 @@ fn calendar(a: &CalendarArgs, data_dir: &Path, out: &mut impl Write) -> anyhow::
     Ok(())
 }
 
+/// `ecclesia calendar --calendar 1962`: the 1962 Missal's days, with `readings` {`epistle`,
+/// `gospel`} on request.
+fn calendar_1962(a: &CalendarArgs, data_dir: &Path, out: &mut impl Write) -> anyhow::Result<()> {
+    let lit = Liturgy::load(data_dir).context("loading liturgy data")?;
+    let missal = lit.missal1962()?;
+    for day in missal.range(a.from, a.to)? {
+        let line = match a.format {
+            CalendarFormat::Jsonl => {
+                let mut v = day.json();
+                if a.with_readings {
+                    let (_, proper) = missal.mass(day.date)?;
+                    let books = lit.lectionary.books();
+                    let cite = |part| {
+                        ecclesia_liturgy::missal1962::readings::citation_of(&proper, books, part)
+                    };
+                    v["readings"] =
+                        serde_json::json!({"epistle": cite("Epistle"), "gospel": cite("Gospel")});
+                }
+                v.to_string()
+            }
+            _ => day.table_line(),
+        };
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
 /// Run one liturgy command against the data directory.
 pub fn run(cmd: LiturgyCommand, data_dir: &Path) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
@@ -150,6 +180,12 @@ pub fn run(cmd: LiturgyCommand, data_dir: &Path) -> anyhow::Result<()> {
                 bail!("--to {} is before --from {}", a.to, a.from);
             }
             calendar(&a, data_dir, &mut out)?;
+        }
+        LiturgyCommand::Date(a) if Liturgy::is_1962(Some(&a.calendar)) => {
+            let lit = Liturgy::load(data_dir).context("loading liturgy data")?;
+            let date = lit.resolve_date(&a.phrase, today(&a), Some(&a.calendar))?;
+            let day = lit.missal1962()?.day(date)?;
+            writeln!(out, "{}  {}", date.format("%Y-%m-%d"), day.table_line())?;
         }
         LiturgyCommand::Date(a) => {
             let data = CalendarData::load(data_dir).context("loading calendar data")?;
@@ -166,6 +202,16 @@ pub fn run(cmd: LiturgyCommand, data_dir: &Path) -> anyhow::Result<()> {
         LiturgyCommand::Readings(a) => {
             let lit = Liturgy::load(data_dir).context("loading liturgy data")?;
             let date = lit.resolve_date(&a.date.phrase, today(&a.date), Some(&a.date.calendar))?;
+            if Liturgy::is_1962(Some(&a.date.calendar)) {
+                let ans = lit.readings_1962(date, a.translation.as_deref())?;
+                if a.json {
+                    writeln!(out, "{}", serde_json::to_string_pretty(&ans.data())?)?;
+                } else {
+                    writeln!(out, "{}", ans.text(&lit.translation_name(&ans.translation)))?;
+                }
+                out.flush()?;
+                return Ok(());
+            }
             let ans = lit.readings(date, Some(&a.date.calendar), a.translation.as_deref())?;
             if a.json {
                 writeln!(out, "{}", serde_json::to_string_pretty(&ans.data())?)?;

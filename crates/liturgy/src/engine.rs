@@ -74,7 +74,14 @@ impl Liturgy {
         calendar.is_some_and(|c| {
             matches!(
                 c.trim().to_lowercase().replace(['_', ' '], "-").as_str(),
-                "1962" | "1962-missal" | "missal-1962" | "usus-antiquior" | "extraordinary" | "extraordinary-form" | "tridentine" | "traditional"
+                "1962"
+                    | "1962-missal"
+                    | "missal-1962"
+                    | "usus-antiquior"
+                    | "extraordinary"
+                    | "extraordinary-form"
+                    | "tridentine"
+                    | "traditional"
             )
         })
     }
@@ -101,11 +108,22 @@ impl Liturgy {
 
     /// The readings of a date in the 1962 Missal (Douay-Rheims unless another translation
     /// is asked for).
-    pub fn readings_1962(&self, date: NaiveDate, translation: Option<&str>) -> Result<Answer1962, LiturgyError> {
+    pub fn readings_1962(
+        &self,
+        date: NaiveDate,
+        translation: Option<&str>,
+    ) -> Result<Answer1962, LiturgyError> {
         let missal = self.missal1962()?;
         let (day, proper) = missal.mass(date)?;
-        let t = self.bibles.translation(Some(translation.unwrap_or("douay-rheims")))?;
-        let readings = crate::missal1962::readings::readings(&proper, &self.bibles, self.lectionary.books(), t);
+        let t = self
+            .bibles
+            .translation(Some(translation.unwrap_or("douay-rheims")))?;
+        let readings = crate::missal1962::readings::readings(
+            &proper,
+            &self.bibles,
+            self.lectionary.books(),
+            t,
+        );
         Ok(Answer1962 {
             day,
             proper,

@@ -133,7 +133,10 @@ pub fn calendar_ics(feed: &IcsFeed<'_>, events: &[IcsEvent]) -> String {
             ),
         );
         line(&mut out, &format!("SUMMARY:{}", escape(&event.summary)));
-        line(&mut out, &format!("DESCRIPTION:{}", escape(&event.description)));
+        line(
+            &mut out,
+            &format!("DESCRIPTION:{}", escape(&event.description)),
+        );
         line(&mut out, &format!("CATEGORIES:{}", escape(&event.category)));
         line(&mut out, &format!("COLOR:{}", event.colour));
         line(&mut out, "TRANSP:TRANSPARENT");

@@ -122,20 +122,44 @@ impl Skill for LiturgicalReadings {
         skill_card(
             "liturgical_readings",
             "Mass readings for a date",
-            "The liturgical day (celebration, rank, season and week, colour, Sunday and weekday cycles) and the Mass readings with their text, for a date phrase such as \"today\", \"next Sunday\", \"Easter Sunday 2026\", \"2026-03-19\". Optional data: calendar (general-roman, us), translation (cpdv, douay-rheims).",
+            "The liturgical day (celebration, rank, season and week, colour, Sunday and weekday cycles) and the Mass readings with their text, for a date phrase such as \"today\", \"next Sunday\", \"Easter Sunday 2026\", \"2026-03-19\". Optional data: calendar (general-roman, us, …, or 1962 for the 1962 Missal: class, colour, commemorations, Latin proper, Epistle and Gospel in Douay-Rheims; or name it in the phrase: \"next Sunday in the 1962 calendar\"), translation (cpdv, douay-rheims).",
             &["liturgy", "readings", "calendar", "lectionary"],
             &["today", "next Sunday", "Easter Sunday 2026", "Ash Wednesday 2027", "2026-03-19"],
         )
     }
 
     fn run(&self, req: &SkillRequest, _ctx: &SkillContext) -> Result<Vec<Artifact>, SkillError> {
-        let calendar = req
-            .str_field("calendar")?
-            .or_else(|| self.env.calendar.clone());
-        let translation = req
-            .str_field("translation")?
-            .or_else(|| self.env.translation.clone());
-        let date = resolve(&self.lit, &self.env, req, calendar.as_deref())?;
+        let asked = req.str_field("calendar")?;
+        let translation = req.str_field("translation")?;
+        let phrase = req.date_input()?.phrase;
+        // "next Sunday in the 1962 calendar": the phrase names the calendar.
+        let named = asked
+            .is_none()
+            .then(|| ecclesia_liturgy::missal1962::phrases::strip_calendar_name(&phrase))
+            .flatten();
+        let (calendar, phrase) = match named {
+            Some(rest) => (
+                Some(ecclesia_liturgy::missal1962::CALENDAR_ID.to_string()),
+                rest,
+            ),
+            None => (asked.or_else(|| self.env.calendar.clone()), phrase),
+        };
+        let date = self
+            .lit
+            .resolve_date(&phrase, self.env.today(), calendar.as_deref())
+            .map_err(map_err)?;
+        if Liturgy::is_1962(calendar.as_deref()) {
+            let answer = self
+                .lit
+                .readings_1962(date, translation.as_deref())
+                .map_err(map_err)?;
+            let name = self.lit.translation_name(&answer.translation);
+            return Ok(vec![artifact(
+                "mass_readings",
+                vec![Part::text(answer.text(&name)), Part::data(answer.data())],
+            )]);
+        }
+        let translation = translation.or_else(|| self.env.translation.clone());
         let answer = self
             .lit
             .readings(date, calendar.as_deref(), translation.as_deref())

@@ -8,7 +8,7 @@ use crate::error::ConsoleError;
 use crate::html::{esc, select};
 use crate::layout::{Ctx, Page};
 use crate::params::Params;
-use crate::skills::{self, s};
+use crate::skills;
 use crate::ConsoleState;
 use axum::extract::State;
 use axum::http::Uri;
@@ -162,12 +162,12 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
             json!({"date": date.format("%Y-%m-%d").to_string(), "calendar": calendar}),
         );
         let answer = skills::call(state, SKILL, parts).await?;
-        let d = answer.data();
+        let facts = super::readings::DayFacts::of(&answer.data());
         grid.push(GridDay {
             date: Some(date),
-            celebration: s(&d, "celebration").unwrap_or("").to_string(),
-            rank: s(&d, "rank").unwrap_or("").to_string(),
-            color: s(&d, "color").unwrap_or("").to_string(),
+            celebration: facts.title,
+            rank: facts.rank,
+            color: facts.colour,
         });
     }
     body.push_str(&grid_html(ctx, &title, &grid, &calendar, today));

@@ -103,6 +103,87 @@ impl Lists {
     }
 }
 
+/// The day's title, rank and colour, from either shape of the readings data part: the
+/// General Roman Calendar's (`celebration`, `rank`, `color` strings) or the 1962 Missal's
+/// (`celebration` {`title`, `class`, `colour`}).
+pub struct DayFacts {
+    /// The celebration's title.
+    pub title: String,
+    /// The rank (`SOLEMNITY`) or class (`I class`).
+    pub rank: String,
+    /// The colour (`VIOLET`, `violet`).
+    pub colour: String,
+}
+
+impl DayFacts {
+    /// Read the facts of a data part.
+    pub fn of(d: &Map<String, Value>) -> DayFacts {
+        if let Some(c) = d.get("celebration").and_then(Value::as_object) {
+            return DayFacts {
+                title: s(c, "title").unwrap_or("").to_string(),
+                rank: s(c, "class")
+                    .map(|k| format!("{k} class"))
+                    .unwrap_or_default(),
+                colour: s(c, "colour").unwrap_or("").to_uppercase(),
+            };
+        }
+        DayFacts {
+            title: s(d, "celebration").unwrap_or("").to_string(),
+            rank: s(d, "rank").unwrap_or("").to_string(),
+            colour: s(d, "color").unwrap_or("").to_string(),
+        }
+    }
+}
+
+/// The 1962 Missal's extras: Latin title, commemorations, the Latin proper (empty for other
+/// calendars).
+fn render_1962(d: &Map<String, Value>) -> String {
+    let Some(c) = d.get("celebration").and_then(Value::as_object) else {
+        return String::new();
+    };
+    let mut out = String::new();
+    if let Some(la) = s(c, "title_la") {
+        let _ = write!(out, "<p lang=\"la\" class=\"latin-title\">{}</p>", esc(la));
+    }
+    let comms: Vec<String> = d
+        .get("commemorations")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .filter_map(|m| s(m, "title").map(|t| format!("<li>{}</li>", esc(t))))
+        .collect();
+    if !comms.is_empty() {
+        let _ = write!(
+            out,
+            "<h3>Commemorations</h3><ul class=\"celebrations\">{}</ul>",
+            comms.concat()
+        );
+    }
+    let parts: Vec<String> = d
+        .get("proper")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .filter_map(|p| {
+            Some(format!(
+                "<h4>{}</h4><p lang=\"la\" class=\"proper\">{}</p>",
+                esc(s(p, "part")?),
+                esc(s(p, "latin")?).replace('\n', "<br>")
+            ))
+        })
+        .collect();
+    if !parts.is_empty() {
+        let _ = write!(
+            out,
+            "<details class=\"proper\"><summary>Proper of the Mass (Latin)</summary>{}</details>",
+            parts.concat()
+        );
+    }
+    out
+}
+
 /// A readable name for a calendar id.
 pub fn calendar_label(id: &str) -> String {
     let national = |cc: &str| match cc {
@@ -114,6 +195,9 @@ pub fn calendar_label(id: &str) -> String {
     };
     if id == "general-roman" {
         return "General Roman Calendar".into();
+    }
+    if id == "1962" {
+        return "1962 Missal (usus antiquior)".into();
     }
     if let Some(n) = national(id) {
         return n.into();
@@ -185,7 +269,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
             ctx.t("day.no_readings")
         ));
     } else {
-        title = s(&data, "celebration").unwrap_or("").to_string();
+        title = DayFacts::of(&data).title;
         body.push_str(&render_day(ctx, &data, &calendar, translation.as_deref()));
     }
     Ok(Page::for_ctx(ctx, &title, "readings", body))
@@ -282,13 +366,14 @@ fn render_day(
 ) -> String {
     let date = s(d, "date").unwrap_or("");
     let parsed = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").ok();
-    let color = s(d, "color").unwrap_or("");
+    let facts = DayFacts::of(d);
+    let color = facts.colour.as_str();
     let mut out = String::from("<article class=\"day\">");
     let _ = write!(
         out,
         "<h2><span class=\"swatch c-{}\" aria-hidden=\"true\"></span>{}</h2>",
         class_token(color),
-        esc(s(d, "celebration").unwrap_or(""))
+        esc(&facts.title)
     );
     if let Some(day) = parsed {
         let _ = write!(
@@ -303,7 +388,7 @@ fn render_day(
             let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", ctx.t(k), v);
         }
     };
-    fact("day.rank", esc(&humanize(s(d, "rank").unwrap_or(""))));
+    fact("day.rank", esc(&humanize(&facts.rank)));
     fact("day.colour", esc(&humanize(color)));
     let week = d.get("week_of_season").and_then(Value::as_i64);
     fact(
@@ -323,6 +408,8 @@ fn render_day(
     fact("day.psalter", esc(s(d, "psalter_week").unwrap_or("")));
     fact("form.calendar", esc(&calendar_label(calendar)));
     out.push_str("</dl>");
+    // The 1962 Missal: its Latin title, commemorations and proper.
+    out.push_str(&render_1962(d));
     // The options: every celebration of the day (optional memorials marked).
     let cels: Vec<&Map<String, Value>> = d
         .get("celebrations")

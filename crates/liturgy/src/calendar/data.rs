@@ -454,7 +454,16 @@ impl CalendarData {
             }
         }
         load_dioceses(&litcal.join("calendars/dioceses"), &mut specs, &mut names);
-        Ok(CalendarData { specs, names })
+        let other_ids = if data_dir.join(crate::missal1962::DATA_DIR).is_dir() {
+            vec![crate::missal1962::CALENDAR_ID.to_string()]
+        } else {
+            Vec::new()
+        };
+        Ok(CalendarData {
+            specs,
+            names,
+            other_ids,
+        })
     }
 
     fn load_nation(

@@ -49,6 +49,8 @@ pub struct CalendarData {
     specs: BTreeMap<String, CalendarSpec>,
     /// key -> lang -> name.
     names: HashMap<String, HashMap<String, String>>,
+    /// Calendars computed elsewhere whose data is present (`1962`), listed in errors.
+    other_ids: Vec<String>,
 }
 
 impl CalendarData {
@@ -63,9 +65,11 @@ impl CalendarData {
             other => other,
         };
         self.specs.get(norm).ok_or_else(|| {
+            let mut known: Vec<String> = self.specs.keys().cloned().collect();
+            known.extend(self.other_ids.iter().cloned());
             LiturgyError::UnknownCalendar(format!(
                 "unknown calendar {id:?}; known: {}",
-                self.specs.keys().cloned().collect::<Vec<_>>().join(", ")
+                known.join(", ")
             ))
         })
     }

@@ -56,7 +56,9 @@ pub fn colour(office: &Office, season: Season) -> Colour {
         "apostol",
         "evangelist",
         "innocentium",
-        "cruc",
+        "s. crucis",
+        "sanctae crucis",
+        "sanctæ crucis",
         "sanguinis",
         "decollatione",
         "stigmat",
@@ -109,7 +111,7 @@ fn temporal_colour(office: &Office, title: &str, season: Season) -> Colour {
             Colour::Violet
         };
     }
-    if office.file.contains("Quad6-4") && title.contains("cena") {
+    if office.file.contains("Quad6-4") {
         return Colour::White;
     }
     match season {

@@ -236,7 +236,11 @@ impl Missal1962 {
     }
 
     /// A date phrase naming a day of this calendar ("Septuagesima Sunday 2027"), or `None`.
-    pub fn resolve_phrase(&self, phrase: &str, today: NaiveDate) -> Result<Option<NaiveDate>, LiturgyError> {
+    pub fn resolve_phrase(
+        &self,
+        phrase: &str,
+        today: NaiveDate,
+    ) -> Result<Option<NaiveDate>, LiturgyError> {
         phrases::resolve(phrase, today)
     }
 

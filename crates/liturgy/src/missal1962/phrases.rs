@@ -8,16 +8,78 @@ use crate::easter::easter;
 use crate::error::LiturgyError;
 use chrono::{Datelike, Days, NaiveDate, Weekday};
 
+/// Ways people name the 1962 Missal inside a question, longest first.
+const NAMES: [&str; 12] = [
+    "in the 1962 calendar",
+    "in the 1962 missal",
+    "in the traditional calendar",
+    "in the extraordinary form",
+    "in the usus antiquior",
+    "for the traditional latin mass",
+    "in the traditional latin mass",
+    "traditional latin mass",
+    "extraordinary form",
+    "usus antiquior",
+    "1962 missal",
+    "1962 calendar",
+];
+
+/// When a phrase names the 1962 calendar ("next Sunday in the 1962 calendar", "Septuagesima
+/// Sunday 2027 (usus antiquior)"), the phrase without those words.
+pub fn strip_calendar_name(phrase: &str) -> Option<String> {
+    let lower = phrase.to_lowercase();
+    NAMES.iter().find_map(|name| {
+        let at = lower.find(name)?;
+        // Lower-casing keeps byte offsets for the ASCII names we look for only when the
+        // phrase before them is ASCII too; otherwise cut on the lower-cased text.
+        let source = if phrase.is_char_boundary(at) && phrase.len() == lower.len() {
+            phrase
+        } else {
+            lower.as_str()
+        };
+        let rest = format!("{} {}", &source[..at], &source[at + name.len()..]);
+        let rest = rest
+            .replace(['(', ')'], " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        Some(rest.trim_end_matches([',', '.', '?']).trim().to_string())
+    })
+}
+
 const ORDINALS: [&str; 24] = [
-    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-    "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
-    "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+    "twenty-first",
+    "twenty-second",
+    "twenty-third",
     "twenty-fourth",
 ];
 
 /// Resolve a phrase naming a day of the 1962 calendar; `Ok(None)` when it names none.
 pub fn resolve(phrase: &str, today: NaiveDate) -> Result<Option<NaiveDate>, LiturgyError> {
-    let lower = phrase.to_lowercase().replace(['’', ','], " ").replace("  ", " ");
+    let lower = phrase
+        .to_lowercase()
+        .replace(['’', ','], " ")
+        .replace("  ", " ");
     let words: Vec<&str> = lower.split_whitespace().filter(|w| *w != "the").collect();
     let year = words
         .iter()
@@ -163,7 +225,10 @@ impl Rule {
 }
 
 fn ordinal(word: &str) -> Option<u64> {
-    if let Some(i) = ORDINALS.iter().position(|o| *o == word || o.replace('-', " ") == word) {
+    if let Some(i) = ORDINALS
+        .iter()
+        .position(|o| *o == word || o.replace('-', " ") == word)
+    {
         return Some(i as u64 + 1);
     }
     let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
@@ -184,15 +249,52 @@ mod tests {
     #[test]
     fn traditional_day_names() {
         let today = d(2026, 12, 6);
-        assert_eq!(resolve("Septuagesima Sunday 2027", today).unwrap(), Some(d(2027, 1, 24)));
-        assert_eq!(resolve("Ember Wednesday in Lent", today).unwrap(), Some(d(2027, 2, 17)));
-        assert_eq!(resolve("ember saturday of september 2026", today).unwrap(), Some(d(2026, 9, 26)));
-        assert_eq!(resolve("Ember Friday in Advent", today).unwrap(), Some(d(2026, 12, 18)));
-        assert_eq!(resolve("the third Sunday after Epiphany 2026", today).unwrap(), Some(d(2026, 1, 25)));
-        assert_eq!(resolve("Passion Sunday 2026", today).unwrap(), Some(d(2026, 3, 22)));
-        assert_eq!(resolve("Christ the King 2026", today).unwrap(), Some(d(2026, 10, 25)));
-        assert_eq!(resolve("24th Sunday after Pentecost 2026", today).unwrap(), Some(d(2026, 11, 22)));
+        assert_eq!(
+            resolve("Septuagesima Sunday 2027", today).unwrap(),
+            Some(d(2027, 1, 24))
+        );
+        assert_eq!(
+            resolve("Ember Wednesday in Lent", today).unwrap(),
+            Some(d(2027, 2, 17))
+        );
+        assert_eq!(
+            resolve("ember saturday of september 2026", today).unwrap(),
+            Some(d(2026, 9, 26))
+        );
+        assert_eq!(
+            resolve("Ember Friday in Advent", today).unwrap(),
+            Some(d(2026, 12, 18))
+        );
+        assert_eq!(
+            resolve("the third Sunday after Epiphany 2026", today).unwrap(),
+            Some(d(2026, 1, 25))
+        );
+        assert_eq!(
+            resolve("Passion Sunday 2026", today).unwrap(),
+            Some(d(2026, 3, 22))
+        );
+        assert_eq!(
+            resolve("Christ the King 2026", today).unwrap(),
+            Some(d(2026, 10, 25))
+        );
+        assert_eq!(
+            resolve("24th Sunday after Pentecost 2026", today).unwrap(),
+            Some(d(2026, 11, 22))
+        );
         assert_eq!(resolve("next Sunday", today).unwrap(), None);
+    }
+
+    #[test]
+    fn calendar_named_in_the_phrase() {
+        assert_eq!(
+            strip_calendar_name("next Sunday in the 1962 calendar").as_deref(),
+            Some("next Sunday")
+        );
+        assert_eq!(
+            strip_calendar_name("Septuagesima Sunday 2027 (usus antiquior)").as_deref(),
+            Some("Septuagesima Sunday 2027")
+        );
+        assert_eq!(strip_calendar_name("next Sunday"), None);
     }
 
     #[test]

@@ -37,14 +37,19 @@ pub struct Answer1962 {
 }
 
 /// Render the Epistle and the Gospel of a proper.
-pub fn readings(proper: &Proper, bibles: &Bibles, books: &BookMap, t: &Translation) -> Vec<Reading1962> {
+pub fn readings(
+    proper: &Proper,
+    bibles: &Bibles,
+    books: &BookMap,
+    t: &Translation,
+) -> Vec<Reading1962> {
     proper
         .parts
         .iter()
         .filter(|p| p.part == "Epistle" || p.part == "Gospel")
         .filter_map(|p| {
             let citation = p.citation.clone()?;
-            let text = parse_english(books, &citation)
+            let text = parse_english(books, &parse_form(&citation))
                 .map(|c| bibles.render_text(t, &c).0)
                 .unwrap_or_default();
             Some(Reading1962 {
@@ -58,12 +63,26 @@ pub fn readings(proper: &Proper, bibles: &Bibles, books: &BookMap, t: &Translati
         .collect()
 }
 
+/// `1Cor 9:24-27` → `1 Cor 9:24-27`, the form the citation parser reads.
+fn parse_form(citation: &str) -> String {
+    match citation.chars().next() {
+        Some(c) if c.is_ascii_digit() => format!("{c} {}", &citation[1..]),
+        _ => citation.to_string(),
+    }
+}
+
 /// "Epistle: Romans 13:11-14" lines of a proper (for the iCalendar feed and the JSONL).
 pub fn citation_lines(proper: &Proper, books: &BookMap) -> Vec<String> {
     proper
         .parts
         .iter()
-        .filter_map(|p| Some(format!("{}: {}", p.part, display(books, p.citation.as_deref()?))))
+        .filter_map(|p| {
+            Some(format!(
+                "{}: {}",
+                p.part,
+                display(books, p.citation.as_deref()?)
+            ))
+        })
         .collect()
 }
 
@@ -99,9 +118,14 @@ impl Answer1962 {
         if let Some(note) = d.rubrics_note() {
             s.push_str(&format!("Note: {note}\n"));
         }
-        s.push_str(&format!("Calendar: 1962 Missal · Translation: {translation_name}\n"));
+        s.push_str(&format!(
+            "Calendar: 1962 Missal · Translation: {translation_name}\n"
+        ));
         for r in &self.readings {
-            s.push_str(&format!("\n{} — {} (Missal: {})\n", r.kind, r.citation, r.citation_la));
+            s.push_str(&format!(
+                "\n{} — {} (Missal: {})\n",
+                r.kind, r.citation, r.citation_la
+            ));
             if !r.text.is_empty() {
                 s.push_str(&r.text);
                 s.push('\n');
@@ -114,7 +138,10 @@ impl Answer1962 {
     pub fn data(&self) -> Value {
         let mut v = self.day.json();
         if let Some(obj) = v.as_object_mut() {
-            obj.insert("translation".into(), Value::String(self.translation.clone()));
+            obj.insert(
+                "translation".into(),
+                Value::String(self.translation.clone()),
+            );
             obj.insert(
                 "readings".into(),
                 self.readings

@@ -16,7 +16,11 @@
 #                           i.e. what the Collect of the Mass actually commemorates
 #   epistle / gospel     <- the "!Book ch:v" line of getitem('Lectio'|'Evangelium'),
 #                           i.e. what &lectio / &evangelium print; for "Full text" days
-#                           (Good Friday, Holy Saturday) from the [Prelude] text
+#                           (Good Friday, Holy Saturday) from the [Prelude] text.
+#                           Citations and commemorations pass through DO's spell_var()
+#                           as the Latin Mass text does (1960: J/j -> I/i, "Ioann");
+#                           the celebration title comes from the page head, which DO
+#                           does not respell ("S. Joannis ...").
 #   masses               <- setmissanumber()'s rule: [Rule] "multipleN" / "celebranda aut .."
 #   do_winner_file       <- $winner (after missa.pl's missanumber=1 substitution)
 # Extra diagnostics (headline commemoration line $dayname[2]) go to STDERR.
@@ -89,8 +93,8 @@ sub epoch_to_ymd {
 }
 
 # ---- citation helpers ----
-# A citation line is a "!" line (not "!!") whose text is Book ch:v / Book, ch. v
-my $CIT = qr/^\s*!(?!!)\s*((?:[1-4]\s*)?\p{L}[\p{L}\.]*,?\s*\d+\s*[:.,]\s*\d.*?)\s*$/;
+# A citation line is a "!" line (not "!!") whose text is [1-4][.] Book ch:v / Book, ch. v
+my $CIT = qr/^\s*!(?!!)\s*((?:[1-4]\.?\s*)?\p{L}[\p{L}\.]*,?\s*\d+\s*[:.,]\s*\d.*?)\s*$/;
 
 sub first_citation {
   my $t = shift // '';
@@ -184,6 +188,11 @@ sub one_day {
       push @comm, clean($1) if /^\s*!\s*Commemoratio\s+(.*)$/;
     }
   }
+
+  # The Mass text is shown through webdia.pl's spell_var() (1960: j -> i), the page
+  # head is not: apply it to what comes from the text (citations, commemorations).
+  @comm = map { spell_var($_) } @comm;
+  ($ep, $ev) = map { spell_var($_) } ($ep, $ev);
 
   (my $wf = $winner) =~ s/\.txt$//;
   my @row = (
