@@ -24,11 +24,15 @@ pub fn colour(office: &Office, season: Season) -> Colour {
     if has(&["defunctorum", "parasceve", "in passione et morte"]) || commune == "C9" {
         return Colour::Black;
     }
-    if has(&["pentecost", "spiritus sancti"]) && !has(&["post pentecosten", "dominica"]) {
+    // Pentecost, its vigil and its octave (Easter Time ends with the Saturday after it).
+    if season == Season::Easter && has(&["pentecost"]) {
         return Colour::Red;
     }
     if office.temporal {
         return temporal_colour(office, &title, season);
+    }
+    if has(&["omnium sanctorum", "dedicatione"]) {
+        return Colour::White;
     }
     if has(&["vigilia", "in vigilia"]) {
         return if season == Season::Easter {
@@ -114,10 +118,20 @@ fn temporal_colour(office: &Office, title: &str, season: Season) -> Colour {
     if office.file.contains("Quad6-4") {
         return Colour::White;
     }
+    let green_week = [
+        "post pentecosten",
+        "post epiphaniam",
+        "post octavam",
+        "superfuit",
+    ]
+    .iter()
+    .any(|w| title.contains(w));
     match season {
         Season::Advent | Season::Septuagesima | Season::Lent | Season::Passiontide => {
             Colour::Violet
         }
+        // Trinity Sunday, Corpus Christi, the Sacred Heart: feasts of the Lord, white.
+        Season::AfterEpiphany | Season::AfterPentecost if !green_week => Colour::White,
         Season::AfterEpiphany | Season::AfterPentecost => Colour::Green,
         Season::Christmas | Season::Easter => Colour::White,
     }

@@ -160,20 +160,19 @@ impl YearTransfers {
     }
 
     /// The date a Sanctoral file was moved to this year, when the table moves it away from
-    /// its own date (`03-26=03-25`: the Annunciation on 26 March).
+    /// its own date (`03-26=03-25`: the Annunciation on 26 March). As in Divinum Officium's
+    /// `Directorium::transfered`, an entry that begins with its own date (`08-09=08-09cc`)
+    /// moves nothing, and a file matches an entry that contains it or that it contains.
     pub fn moved_to(&self, file: &str) -> Option<&str> {
         self.by_date.iter().find_map(|(key, files)| {
-            let moved = files
-                .iter()
-                .any(|f| !f.starts_with("Tempora") && f != key && same_office(f, file));
+            let moved = files.iter().any(|f| {
+                !f.starts_with("Tempora")
+                    && !f.starts_with(key.as_str())
+                    && (f.contains(file) || file.contains(f.as_str()))
+            });
             moved.then_some(key.as_str())
         })
     }
-}
-
-/// `03-19` and `03-19t` are the same feast; `03-19` and `03-20` are not.
-fn same_office(a: &str, b: &str) -> bool {
-    a == b || (a.len() >= 5 && b.len() >= 5 && a[..5] == b[..5] && !a.starts_with("Tempora"))
 }
 
 /// The transfer lines of a file that apply to the 1960 rubrics.

@@ -59,15 +59,41 @@ impl Proper {
 /// Assemble the proper of an occurrence's Mass.
 pub fn proper(library: &Library, occurrence: &Occurrence, ctx: Context) -> Proper {
     let winner = &occurrence.winner;
-    let mut sources = vec![winner.file.clone()];
-    if winner
+    let mut sources = vec![first_mass(library, &winner.file)];
+    // The days of January after the Sunday of the Holy Family are ferias that say the
+    // Sunday's Mass (In excelso throno), which the Temporale of the week names.
+    let feria_of_january =
+        !winner.temporal && winner.rank < 2.0 && winner.title_la.starts_with("Die ");
+    if let Some(c) = occurrence
+        .temporal
+        .as_ref()
+        .and_then(|t| t.commune.clone())
+        .filter(|_| feria_of_january)
+    {
+        sources.push(c);
+    }
+    // A feria of the Temporale says the Sunday's Mass where it has no proper of its own
+    // (Rubricae generales Missalis: "De Missa feriali"); the Sunday's Mass of the week after
+    // Epiphany and after Pentecost is `-0a` (`-0` is the Holy Family, Trinity Sunday), and
+    // its 1960 form `-0r`. Holy Week's days all have their own.
+    let mut sunday = Vec::new();
+    if winner.temporal && !winner.is_sunday() && !winner.file.contains("Quad6-") {
+        if let Some(s) = sunday_of(&winner.file) {
+            for candidate in [format!("{s}a"), format!("{s}r"), s] {
+                if library.has(&candidate) {
+                    sunday.push(candidate);
+                }
+            }
+        }
+    }
+    // "Oratio Dominica": the Sunday's Mass before anything the rule names (the ferias of the
+    // former octave of Corpus Christi say the Sunday's Mass since 1960).
+    let sunday_first = winner
         .rule
         .lines()
-        .any(|l| l.trim().eq_ignore_ascii_case("oratio dominica"))
-    {
-        if let Some(sunday) = sunday_of(&winner.file) {
-            sources.push(sunday);
-        }
+        .any(|l| l.trim().eq_ignore_ascii_case("oratio dominica"));
+    if sunday_first {
+        sources.append(&mut sunday);
     }
     if let Some(c) = &winner.commune {
         sources.push(c.clone());
@@ -81,6 +107,7 @@ pub fn proper(library: &Library, occurrence: &Occurrence, ctx: Context) -> Prope
             sources.push(rest.trim().to_string());
         }
     }
+    sources.append(&mut sunday);
     let repeated_sunday = sources.len() > 1 && winner.temporal && !winner.is_sunday();
     let mut parts = Vec::new();
     for (section, english) in PARTS {
@@ -115,6 +142,19 @@ pub fn proper(library: &Library, occurrence: &Occurrence, ctx: Context) -> Prope
     }
 }
 
+/// The Mass said when a day has several: the first of Christmas and of All Souls (`m1`), and
+/// on Maundy Thursday the evening Mass of the Lord's Supper (`m2`; `m1` is the bishop's Chrism
+/// Mass).
+fn first_mass(library: &Library, file: &str) -> String {
+    let choice = if file.contains("Quad6-4") { "m2" } else { "m1" };
+    let candidate = format!("{file}{choice}");
+    if library.has(&candidate) {
+        candidate
+    } else {
+        file.to_string()
+    }
+}
+
 fn find(library: &Library, sources: &[String], section: &str, ctx: Context) -> Option<String> {
     sources
         .iter()
@@ -122,19 +162,19 @@ fn find(library: &Library, sources: &[String], section: &str, ctx: Context) -> O
         .filter(|t| !t.trim().is_empty())
 }
 
-/// `Tempora/Pent05-2` → `Tempora/Pent05-0`.
+/// `Tempora/Pent05-2` → `Tempora/Pent05-0` (`None` for a Sunday or a day of Christmastide).
 fn sunday_of(file: &str) -> Option<String> {
-    let (week, _) = file.rsplit_once('-')?;
-    Some(format!("{week}-0"))
+    let (week, day) = file.rsplit_once('-')?;
+    let day = day.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    (day != "0" && day.chars().all(|c| c.is_ascii_digit()) && !day.is_empty())
+        .then(|| format!("{week}-0"))
 }
 
-/// The first `!Book ch:v` line of a reading.
+/// The first `!Book ch:v` (or `!Book ch, v`) line of a reading whose book we know.
 fn citation_line(text: &str) -> Option<String> {
     text.lines().find_map(|l| {
         let c = l.trim().strip_prefix('!')?.trim();
-        let starts_like_book = c.chars().next().is_some_and(|ch| ch.is_alphanumeric());
-        (starts_like_book && c.contains(':') && c.chars().any(|ch| ch.is_ascii_digit()))
-            .then(|| c.trim_end_matches('.').to_string())
+        normalise_citation(c).map(|_| c.trim_end_matches('.').to_string())
     })
 }
 
@@ -250,10 +290,33 @@ pub fn normalise_citation(raw: &str) -> Option<String> {
     if split == 0 {
         return None;
     }
-    let book = raw[..split].trim().trim_end_matches('.');
-    let rest = raw[split..].trim();
+    let book = raw[..split]
+        .trim()
+        .trim_end_matches('.')
+        .trim_end_matches(',');
+    // `10, 37-43` (chapter, verses) is `10:37-43`.
+    let rest = chapter_colon(raw[split..].trim());
     let osis = BOOKS.iter().find(|(la, _)| *la == book).map(|(_, o)| *o)?;
     Some(format!("{osis} {rest}"))
+}
+
+/// `10, 37-43` → `10:37-43`; `14:32-72; 15, 1-46` → `14:32-72; 15:1-46`; `28. 1-7` → `28:1-7`.
+fn chapter_colon(spec: &str) -> String {
+    spec.split(';')
+        .map(|piece| {
+            let piece = piece.trim();
+            if piece.contains(':') {
+                return piece.to_string();
+            }
+            let digits: String = piece.chars().take_while(char::is_ascii_digit).collect();
+            let rest = piece[digits.len()..].trim_start();
+            match rest.strip_prefix(',').or_else(|| rest.strip_prefix('.')) {
+                Some(verses) if !digits.is_empty() => format!("{digits}:{}", verses.trim()),
+                _ => piece.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The Latin text of a part without the Missal's markup: `!` rubric and citation lines,
@@ -302,6 +365,18 @@ mod tests {
             Some("Sir 44:16-27; 45:3-20")
         );
         assert_eq!(normalise_citation("Nowhere 1:1"), None);
+        assert_eq!(
+            normalise_citation("Act. 10, 37-43.").as_deref(),
+            Some("Acts 10:37-43")
+        );
+        assert_eq!(
+            normalise_citation("Marc 14:32-72; 15, 1-46").as_deref(),
+            Some("Mark 14:32-72; 15:1-46")
+        );
+        assert_eq!(
+            normalise_citation("Matt, 28. 1-7").as_deref(),
+            Some("Matt 28:1-7")
+        );
         assert_eq!(normalise_citation(""), None);
     }
 

@@ -302,6 +302,14 @@ fn saturday_commune(week: &str, date: NaiveDate) -> &'static str {
 /// days within the octaves of Easter and Pentecost of I class (CR 12).
 fn class_of(office: &Office, date: NaiveDate) -> Class {
     let title = office.title_la.to_lowercase();
+    // All Souls and the Octave of Christmas (1 January) are of I class, the Vigil of the
+    // Assumption of II class (CR, Tabella dierum liturgicorum, and the 1960 Kalendarium).
+    if title.contains("omnium fidelium defunctorum") || office.file == "Sancti/01-01" {
+        return Class::I;
+    }
+    if title.contains("vigilia assumptionis") {
+        return Class::II;
+    }
     if office.temporal {
         if title.contains("quat") && title.contains("tempor") && !title.contains("pentecost") {
             return Class::II;

@@ -114,6 +114,15 @@ impl Office {
         let commune = fields.get(3).and_then(|c| commune_of(c));
         let rule = library.section(file, "Rule", ctx).unwrap_or_default();
         let commune = commune.or_else(|| rule.lines().find_map(commune_of));
+        // In Easter Time a Commune's paschal form (`C2p`) is used where there is one.
+        let commune = commune.map(|c| {
+            let paschal = format!("{c}p");
+            if ctx.paschal && c.starts_with('C') && library.has(&paschal) {
+                paschal
+            } else {
+                c
+            }
+        });
         Some(Office {
             file: file.to_string(),
             title_la,

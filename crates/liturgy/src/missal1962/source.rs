@@ -256,6 +256,8 @@ fn stopword(word: &str) -> Option<bool> {
 fn apply_conditions(body: &str, ctx: Context) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut skip_next = false;
+    // Where the last forward-scoped condition began: "hæc versus omittuntur" removes back to it.
+    let mut mark = 0;
     for line in body.lines() {
         let trimmed = line.trim();
         let inner = trimmed
@@ -265,7 +267,6 @@ fn apply_conditions(body: &str, ctx: Context) -> String {
         let Some(inner) = inner else {
             if skip_next {
                 skip_next = false;
-                // A skipped line may itself be the start of a paragraph; only one line goes.
                 continue;
             }
             out.push(line.to_string());
@@ -287,7 +288,7 @@ fn apply_conditions(body: &str, ctx: Context) -> String {
             }
             Some(Instruction::OmitAll) => {
                 if holds {
-                    out.clear();
+                    out.truncate(mark.min(out.len()));
                 }
             }
             Some(Instruction::Say) | None => {
@@ -297,6 +298,9 @@ fn apply_conditions(body: &str, ctx: Context) -> String {
                     }
                 } else {
                     skip_next = true;
+                }
+                if !back || instruction.is_some() {
+                    mark = out.len();
                 }
             }
         }
@@ -409,11 +413,15 @@ fn atom(term: &[&str], ctx: Context) -> bool {
         "rubrica" | "rubricis" => rubric_matches(&predicate),
         "tempore" => match predicate.as_str() {
             "paschali" => ctx.paschal,
-            "septuagesimae" | "septuagesimæ" | "quadragesimae" | "quadragesimæ" => {
-                ctx.penitential
-            }
+            "post septuagesimam" | "septuagesimae" | "septuagesimæ" | "quadragesimae"
+            | "quadragesimæ" => ctx.penitential,
             _ => false,
         },
+        // The Commune of Popes (1942) is in force for the 1960 rubrics.
+        "communi" => predicate == "summorum pontificum",
+        // The first (or only) Mass of the day.
+        "missa" => predicate == "prima",
+        "ad" => predicate == "missam",
         _ => false,
     };
     value != negate
@@ -504,6 +512,7 @@ mod tests {
         assert!(!holds("rubrica 1960 nisi rubrica 196", c));
         assert!(holds("non rubrica 1570", c));
         assert!(!holds("tempore paschali", c));
+        assert!(holds("communi Summorum Pontificum", c));
         assert!(holds(
             "tempore paschali",
             Context {
