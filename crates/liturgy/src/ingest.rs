@@ -52,6 +52,19 @@ pub fn source_info(data_dir: &Path, dataset: &str, records: u64) -> SourceInfo {
     }
 }
 
+/// The 1962 Missal's dataset, with the caveat on its English Mass texts (which we do not serve).
+pub fn missal1962_source(data_dir: &Path, records: u64) -> SourceInfo {
+    let mut info = source_info(data_dir, crate::missal1962::DATA_DIR, records);
+    info.licence = "MIT (Divinum Officium Project, code and data; the Latin texts are public domain)".into();
+    info.attribution = Some(
+        "Divinum Officium Project (divinumofficium.com), MIT. The dataset's English Mass translation \
+         has a partly unknown source and is not served: the 1962 readings are given in Latin and \
+         in our public-domain Douay-Rheims"
+            .into(),
+    );
+    info
+}
+
 /// Our own lectionary supplement (compiled in): where it comes from and under what terms.
 pub fn supplement_source(records: u64) -> SourceInfo {
     SourceInfo {
@@ -123,6 +136,13 @@ impl Ingester for LiturgyIngester {
             .map(|(d, n)| source_info(&ctx.data_dir, d, n))
             .collect();
         sources.push(supplement_source(l.lectionary.supplement_len() as u64));
+        if let Some(m) = &l.missal1962 {
+            // Fail at ingest, not at the first request, when the 1962 data does not compute.
+            let days = m
+                .year(2026)
+                .map_err(|e| IngestError::Other(e.to_string()))?;
+            sources.push(missal1962_source(&ctx.data_dir, days.len() as u64));
+        }
         std::fs::create_dir_all(&ctx.out_dir).map_err(|e| IngestError::io(&ctx.out_dir, e))?;
         let manifest = serde_json::json!({
             "calendars": l.calendar.calendar_ids(),
