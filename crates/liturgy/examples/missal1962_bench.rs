@@ -6,7 +6,9 @@ use ecclesia_liturgy::missal1962::Missal1962;
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {
-    let data = std::env::args().nth(1).unwrap_or_else(|| "../shared/data".into());
+    let data = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "../shared/data".into());
     let t = Instant::now();
     let missal = Missal1962::load(std::path::Path::new(&data))?;
     println!("load: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);

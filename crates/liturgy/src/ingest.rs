@@ -55,7 +55,8 @@ pub fn source_info(data_dir: &Path, dataset: &str, records: u64) -> SourceInfo {
 /// The 1962 Missal's dataset, with the caveat on its English Mass texts (which we do not serve).
 pub fn missal1962_source(data_dir: &Path, records: u64) -> SourceInfo {
     let mut info = source_info(data_dir, crate::missal1962::DATA_DIR, records);
-    info.licence = "MIT (Divinum Officium Project, code and data; the Latin texts are public domain)".into();
+    info.licence =
+        "MIT (Divinum Officium Project, code and data; the Latin texts are public domain)".into();
     info.attribution = Some(
         "Divinum Officium Project (divinumofficium.com), MIT. The dataset's English Mass translation \
          has a partly unknown source and is not served: the 1962 readings are given in Latin and \

@@ -671,6 +671,57 @@ mod tests {
     }
 
     #[test]
+    fn readings_in_the_1962_calendar_by_data_or_by_phrase() {
+        let s = LiturgicalReadings {
+            lit: lit(),
+            env: env(),
+        };
+        let by_data = s
+            .run(
+                &req(vec![
+                    Part::text("Septuagesima Sunday 2027"),
+                    Part::data(json!({"calendar": "1962"})),
+                ]),
+                &SkillContext::default(),
+            )
+            .unwrap();
+        let by_phrase = s
+            .run(
+                &req(vec![Part::text(
+                    "Septuagesima Sunday 2027 in the 1962 calendar",
+                )]),
+                &SkillContext::default(),
+            )
+            .unwrap();
+        for out in [&by_data, &by_phrase] {
+            assert_eq!(out[0].name.as_deref(), Some("mass_readings"));
+            let t = text_of(&out[0]);
+            assert!(t.contains("Septuagesima Sunday — II class · violet"), "{t}");
+            assert!(t.contains("Gospel — Matthew 20:1-16"), "{t}");
+            match &out[0].parts[1] {
+                Part::Data { data, .. } => {
+                    assert_eq!(data["date"], "2027-01-24");
+                    assert_eq!(data["calendar"], "1962");
+                    assert_eq!(data["celebration"]["class"], "II");
+                    assert_eq!(data["celebration"]["title_la"], "Dominica in Septuagesima");
+                }
+                _ => panic!("no data part"),
+            }
+        }
+        // An unknown calendar lists the known ones, 1962 among them.
+        let err = s
+            .run(
+                &req(vec![
+                    Part::text("today"),
+                    Part::data(json!({"calendar": "zz"})),
+                ]),
+                &SkillContext::default(),
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("1962"), "{err}");
+    }
+
+    #[test]
     fn readings_translation_and_calendar_inputs() {
         let s = LiturgicalReadings {
             lit: lit(),
