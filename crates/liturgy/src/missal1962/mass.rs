@@ -136,10 +136,69 @@ pub fn proper(library: &Library, occurrence: &Occurrence, ctx: Context) -> Prope
             citation,
         });
     }
+    if !parts
+        .iter()
+        .any(|p| p.part == "Epistle" || p.part == "Gospel")
+    {
+        if let Some(prelude) = find(library, &sources, "Prelude", ctx) {
+            parts.extend(rite_readings(&prelude));
+        }
+    }
     Proper {
         file: winner.file.clone(),
         parts,
     }
+}
+
+const GOSPELS: [&str; 4] = ["Matt", "Mark", "Luke", "John"];
+
+/// Good Friday and Holy Saturday have no proper but a rite (`[Prelude]`) whose lessons carry
+/// their citations. The Gospel is the rite's last Gospel reading (the Passion on Good Friday,
+/// Matthew 28 at the Easter Vigil's Mass), the Epistle the last other lesson before it (Exodus
+/// 12 on Good Friday, Colossians 3 at the Vigil), as the Missal prints them.
+fn rite_readings(prelude: &str) -> Vec<ProperPart> {
+    let lines: Vec<&str> = prelude.lines().collect();
+    let mut readings: Vec<(usize, String, String)> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let Some(c) = l.trim().strip_prefix('!') else {
+            continue;
+        };
+        let c = c.trim();
+        if let Some(norm) = normalise_citation(c) {
+            if !norm.starts_with("Ps ") {
+                readings.push((i, c.trim_end_matches('.').to_string(), norm));
+            }
+        }
+    }
+    let is_gospel = |n: &str| GOSPELS.iter().any(|g| n.starts_with(g));
+    let Some(g) = readings.iter().rposition(|(_, _, n)| is_gospel(n)) else {
+        return Vec::new();
+    };
+    let text_after = |at: usize| {
+        let body: Vec<&str> = lines[at + 1..]
+            .iter()
+            .take_while(|l| !l.trim().starts_with('!') && l.trim() != "_")
+            .copied()
+            .collect();
+        clean(&body.join("\n"))
+    };
+    let mut out = Vec::new();
+    if let Some((at, la, norm)) = readings[..g].iter().rev().find(|(_, _, n)| !is_gospel(n)) {
+        out.push(ProperPart {
+            part: "Epistle".into(),
+            latin: text_after(*at),
+            citation_la: Some(la.clone()),
+            citation: Some(norm.clone()),
+        });
+    }
+    let (at, la, norm) = &readings[g];
+    out.push(ProperPart {
+        part: "Gospel".into(),
+        latin: text_after(*at),
+        citation_la: Some(la.clone()),
+        citation: Some(norm.clone()),
+    });
+    out
 }
 
 /// The Mass said when a day has several: the first of Christmas and of All Souls (`m1`), and
@@ -262,6 +321,14 @@ const BOOKS: &[(&str, &str)] = &[
     ("Soph", "Zeph"),
     ("Ps", "Ps"),
     ("Job", "Job"),
+    ("Exodus", "Exod"),
+    ("Ioann", "John"),
+    ("Ioannes", "John"),
+    ("Ias", "Jas"),
+    ("Ic", "Jas"),
+    ("1 Ioann", "1John"),
+    ("1 Ioannes", "1John"),
+    ("1 Ioannnes", "1John"),
     ("1 Reg", "1Sam"),
     ("2 Reg", "2Sam"),
 ];
@@ -387,6 +454,17 @@ mod tests {
             Some("Rom 13:11-14")
         );
         assert_eq!(citation_line("!Prayer\ntext"), None);
+    }
+
+    #[test]
+    fn a_rite_gives_its_last_lesson_and_gospel() {
+        let prelude = "!Lectio prima\n!Osee 6:1-6\nHæc dicit Dóminus\n!Responsorium\n!Ps 41:2-4\nSicut cervus\n!Lectio\n!Exod 12:1-11\nIn diébus illis\n_\n!Passio\n!Joann 18:1-40; 19:1-42\nIn illo témpore";
+        let parts = rite_readings(prelude);
+        assert_eq!(parts.len(), 2);
+        assert_eq!(parts[0].citation.as_deref(), Some("Exod 12:1-11"));
+        assert_eq!(parts[0].latin, "In diébus illis");
+        assert_eq!(parts[1].citation.as_deref(), Some("John 18:1-40; 19:1-42"));
+        assert!(rite_readings("!Rubric only").is_empty());
     }
 
     #[test]

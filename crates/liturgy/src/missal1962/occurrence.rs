@@ -45,7 +45,7 @@ impl Rules<'_> {
             paschal: temporal::paschal(date, easter),
             penitential: temporal::penitential(date, easter),
         };
-        let month_day = format!("{:02}-{:02}", date.month(), date.day());
+        let month_day = sanctoral_day(date);
         let week = temporal::week_name(date, easter);
         let sunday = date.weekday() == Weekday::Sun;
         let moved_here = transfers.on(&month_day).unwrap_or(&[]);
@@ -70,7 +70,10 @@ impl Rules<'_> {
         let trank = temporal.as_ref().map_or(0.0, |t| t.rank);
         let mut srank = saint.as_ref().map_or(0.0, |s| s.rank);
         let t_is_sunday = temporal.as_ref().is_some_and(Office::is_sunday);
-        let t_name = temporal.as_ref().map(|t| t.title_la.as_str()).unwrap_or("");
+        let t_name: String = temporal
+            .as_ref()
+            .map(|t| t.title_la.clone())
+            .unwrap_or_default();
         let ordinary_temporal = ["Dominica", "Feria", "Sabbato", "In Octava"]
             .iter()
             .any(|w| t_name.contains(w));
@@ -81,6 +84,9 @@ impl Rules<'_> {
                 (trank >= 6.0 && srank < 6.0)
                 // Simple feasts on I class feasts of the Temporale.
                 || (!ordinary_temporal && trank >= 6.0 && srank < 2.1)
+                // When 13 January is the Sunday of the Holy Family, the commemoration of the
+                // Baptism of the Lord is omitted (1960 Kalendarium, 13 January).
+                || (sunday && month_day == "01-13")
                 // A vigil falling on a Sunday is omitted (CR 28), Christmas Eve excepted.
                 || (saint.as_ref().is_some_and(Office::is_vigil) && sunday && date.month() < 12)
                 // On Sundays, feasts of lower class than the Sunday are neither kept nor
@@ -117,7 +123,7 @@ impl Rules<'_> {
             if let Some(mut bmv) = Office::read(self.library, &file, ctx) {
                 bmv.rank = 1.3;
                 bmv.title_la = "Sanctae Mariae Sabbato".into();
-                if let Some(s) = saint.take() {
+                if let Some(s) = saint.take().filter(|s| !is_feria_of_january(s)) {
                     commemorated.insert(0, s.file);
                 }
                 return Some(Occurrence {
@@ -147,6 +153,16 @@ impl Rules<'_> {
             None => false,
             Some(_) if srank <= 1.1 => false,
             Some(_) if srank > trank => true,
+            // A feast of II class precedes a day within the octave of Christmas (CR 91, II
+            // class 5 and 6): the Holy Innocents on 28 December.
+            Some(_)
+                if !t_is_sunday
+                    && srank >= 5.0
+                    && (srank - trank).abs() < 0.001
+                    && t_name.contains("infra Octavam Nativitatis") =>
+            {
+                true
+            }
             Some(s) if t_is_sunday && !week.starts_with("Nat1") => {
                 (trank <= 5.0 && (srank >= 6.0 || (srank >= 5.0 && s.feast_of_the_lord())))
                     || s.title_la.contains("Conceptione Immaculata")
@@ -164,20 +180,20 @@ impl Rules<'_> {
         let mut files: Vec<String> = Vec::new();
         if let Some(l) = loser {
             let commemorate = if l.temporal {
-                // A privileged feria, a Sunday or an Ember day is commemorated (CR 109).
-                winner.rank < 7.0
-                    && !winner.file.ends_with("01-01")
-                    && l.rank >= if winner.rank >= 5.0 { 2.1 } else { 1.5 }
+                temporal_commemorated(&l, &winner, class)
             } else {
-                l.rank > 1.1
+                // A saint that gives way is commemorated; a day "of January" is a feria.
+                !is_feria_of_january(&l)
             };
             if commemorate {
                 files.push(l.file);
             }
         }
         files.extend(commemorated);
+        let mut commemorations = self.commemorations(&files, class, ctx);
+        commemorations.extend(collect_commemorations(self.library, &winner, ctx));
         Some(Occurrence {
-            commemorations: self.commemorations(&files, class, ctx),
+            commemorations,
             class,
             winner,
             temporal,
@@ -258,6 +274,19 @@ impl Rules<'_> {
     }
 }
 
+/// The Kalendarium's day of a date. In a leap year the added day is 24 February, kept under
+/// the key `02-29`, and the feasts from 24 February on are kept a day later (St Matthias on
+/// the 25th): the bissextile rule the 1960 rubrics keep (Divinum Officium's `get_sday`).
+fn sanctoral_day(date: NaiveDate) -> String {
+    let leap = NaiveDate::from_ymd_opt(date.year(), 2, 29).is_some();
+    let day = match (leap, date.month(), date.day()) {
+        (true, 2, 24) => 29,
+        (true, 2, d) if d > 24 => d - 1,
+        (_, _, d) => d,
+    };
+    format!("{:02}-{day:02}", date.month())
+}
+
 /// From Ash Wednesday to Holy Saturday, by Temporale file (`Quadp3-3` to `Quad6-6`).
 fn in_lent(file: &str) -> bool {
     let week = file.trim_start_matches("Tempora/");
@@ -268,6 +297,53 @@ fn in_lent(file: &str) -> bool {
         .iter()
         .any(|w| week.starts_with(w));
     lent_week || ash_week
+}
+
+/// Whether the Temporale's day that gave way is commemorated at Mass (Rubricae generales
+/// Missalis 109–111): a Sunday always; a feria of Advent or Lent (ranks 2.1, 3.9, 4.9) even on
+/// days of I class (a privileged commemoration), except on the Vigil of Christmas; an Ember
+/// day on days below I class. The days within the octave of Christmas and the other ferias
+/// are not.
+fn temporal_commemorated(l: &Office, winner: &Office, winner_class: Class) -> bool {
+    if l.is_sunday() {
+        return true;
+    }
+    let title = l.title_la.to_lowercase();
+    let ember = title.contains("quat") && title.contains("tempor");
+    let privileged = [2.1_f32, 3.9, 4.9]
+        .iter()
+        .any(|r| (l.rank - r).abs() < 0.001);
+    if winner_class == Class::I && (winner.file.contains("12-24") || !privileged) {
+        // The Vigil of Christmas admits no commemoration but the Sunday's.
+        return false;
+    }
+    (ember || privileged) && !title.contains("octav")
+}
+
+/// The commemorations a formulary makes in its own Collect (`!Commemoratio S. Pauli` on the
+/// feasts of St Peter, the Seven Sorrows on the Friday of Passion week), said under one
+/// conclusion and not counted among the commemorations of occurrence.
+fn collect_commemorations(library: &Library, winner: &Office, ctx: Context) -> Vec<Office> {
+    let Some(oratio) = library.section(&winner.file, "Oratio", ctx) else {
+        return Vec::new();
+    };
+    oratio
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("!Commemoratio "))
+        .map(|title| Office {
+            file: winner.file.clone(),
+            title_la: title.trim().to_string(),
+            rank: 0.0,
+            commune: None,
+            rule: String::new(),
+            temporal: false,
+        })
+        .collect()
+}
+
+/// The days of January after the Epiphany ("Die Septima Januarii"): ferias of the Sanctorale.
+fn is_feria_of_january(o: &Office) -> bool {
+    !o.temporal && o.rank < 2.0 && o.title_la.starts_with("Die ")
 }
 
 /// `01-14cc` → `Sancti/01-14cc`; `Tempora/…` and `../Commune/…` kept as they are.
@@ -322,4 +398,22 @@ fn class_of(office: &Office, date: NaiveDate) -> Class {
         }
     }
     Class::of_rank(office.rank)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bissextile_day() {
+        let d = |m, day| NaiveDate::from_ymd_opt(2028, m, day).unwrap();
+        assert_eq!(sanctoral_day(d(2, 23)), "02-23");
+        assert_eq!(sanctoral_day(d(2, 24)), "02-29");
+        assert_eq!(sanctoral_day(d(2, 25)), "02-24");
+        assert_eq!(sanctoral_day(d(2, 29)), "02-28");
+        assert_eq!(
+            sanctoral_day(NaiveDate::from_ymd_opt(2027, 2, 24).unwrap()),
+            "02-24"
+        );
+    }
 }
