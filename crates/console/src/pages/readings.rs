@@ -113,6 +113,8 @@ pub struct DayFacts {
     pub rank: String,
     /// The colour (`VIOLET`, `violet`).
     pub colour: String,
+    /// True for the 1962 Missal's classes (shown as they are: "II class").
+    pub is_class: bool,
 }
 
 impl DayFacts {
@@ -125,12 +127,23 @@ impl DayFacts {
                     .map(|k| format!("{k} class"))
                     .unwrap_or_default(),
                 colour: s(c, "colour").unwrap_or("").to_uppercase(),
+                is_class: true,
             };
         }
         DayFacts {
             title: s(d, "celebration").unwrap_or("").to_string(),
             rank: s(d, "rank").unwrap_or("").to_string(),
             colour: s(d, "color").unwrap_or("").to_string(),
+            is_class: false,
+        }
+    }
+
+    /// The rank as a reader sees it ("Solemnity", "II class").
+    pub fn rank_label(&self) -> String {
+        if self.is_class {
+            self.rank.clone()
+        } else {
+            humanize(&self.rank)
         }
     }
 }
@@ -388,7 +401,7 @@ fn render_day(
             let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", ctx.t(k), v);
         }
     };
-    fact("day.rank", esc(&humanize(&facts.rank)));
+    fact("day.rank", esc(&facts.rank_label()));
     fact("day.colour", esc(&humanize(color)));
     let week = d.get("week_of_season").and_then(Value::as_i64);
     fact(

@@ -505,3 +505,27 @@ fn oversized_form_is_a_400_page() {
     let r = post_form(full(), "/ask", "q=%FF%FE");
     assert!(r.status == 200 || r.status == 400, "{}", r.status);
 }
+
+#[test]
+fn the_1962_missal_in_the_day_page_and_the_grid() {
+    let r = get(real(), "/readings?date=2027-01-24&calendar=1962");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let b = &r.body;
+    assert!(b.contains("Septuagesima Sunday"), "English title");
+    assert!(b.contains("Dominica in Septuagesima"), "Latin title");
+    assert!(b.contains("II class"), "class");
+    assert!(b.contains("Matthew 20:1-16"), "Gospel");
+    assert!(b.contains("Proper of the Mass (Latin)"), "proper");
+    assert!(
+        b.contains("<option value=\"1962\" selected>1962 Missal (usus antiquior)</option>"),
+        "calendar list offers 1962"
+    );
+    let r = get(real(), "/calendar?year=2026&month=12&calendar=1962");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body.matches("data-date=\"2026-12-").count(), 31);
+    assert!(
+        r.body.contains("In Nativitate Domini"),
+        "Christmas in the grid"
+    );
+    assert!(r.body.contains("c-VIOLET"), "Advent violet");
+}
