@@ -90,6 +90,34 @@ pub fn paragraphs(text: &str) -> String {
     out
 }
 
+/// A reading's text, one verse per line as `[3] …`, as verses: each its own line with the
+/// number set apart (`<sup class="vn">`); a line without a number is kept as a note.
+pub fn verses(text: &str) -> String {
+    let mut out = String::from("<p class=\"verses\">");
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let numbered = line
+            .strip_prefix('[')
+            .and_then(|rest| rest.split_once("] "))
+            .filter(|(n, _)| n.len() <= 8 && n.starts_with(|c: char| c.is_ascii_digit()));
+        match numbered {
+            Some((n, verse)) => {
+                out.push_str(&format!(
+                    "<span class=\"verse\"><sup class=\"vn\">{}</sup> {}</span>",
+                    esc(n),
+                    esc(verse)
+                ));
+            }
+            None => out.push_str(&format!("<span class=\"note\">{}</span>", esc(line))),
+        }
+    }
+    out.push_str("</p>\n");
+    out
+}
+
 /// A `<select>` with its `<label>`; `options` are (value, label); `selected` is marked.
 pub fn select(name: &str, label: &str, options: &[(String, String)], selected: &str) -> String {
     let mut s = format!(
@@ -141,6 +169,14 @@ mod tests {
         assert_eq!(
             query(&[("q", "x y"), ("e", ""), ("c", "us")]),
             "?q=x%20y&c=us"
+        );
+    }
+
+    #[test]
+    fn verses_are_set_apart() {
+        assert_eq!(
+            verses("[1] Be consoled\n[2a*] Speak <tenderly>\n(* note)"),
+            "<p class=\"verses\"><span class=\"verse\"><sup class=\"vn\">1</sup> Be consoled</span><span class=\"verse\"><sup class=\"vn\">2a*</sup> Speak &lt;tenderly&gt;</span><span class=\"note\">(* note)</span></p>\n"
         );
     }
 

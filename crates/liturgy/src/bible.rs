@@ -609,7 +609,8 @@ impl Bibles {
         }
     }
 
-    /// The passage as text: verse numbers, the partial verses marked with `*`.
+    /// The passage as text: one verse per line, its number in brackets (`[3] …`), the partial
+    /// verses marked with `*` (`[5a*] …`).
     pub fn render_text(
         &self,
         t: &Translation,
@@ -634,18 +635,17 @@ impl Bibles {
                 (partial, m)
             }
         };
+        // One line per verse, its number set apart in brackets ("[5a*]" for a part).
         let mut text = String::new();
-        let mut stanza_break = false;
         for v in &verses {
             if !text.is_empty() {
-                text.push(if stanza_break { '\n' } else { ' ' });
+                text.push('\n');
             }
-            stanza_break = false;
             let num = v.reference.rsplit(':').next().unwrap_or("");
             if v.part.is_empty() {
-                text.push_str(&format!("{num} {}", v.text));
+                text.push_str(&format!("[{num}] {}", v.text));
             } else {
-                text.push_str(&format!("{num}{}* {}", v.part, v.text));
+                text.push_str(&format!("[{num}{}*] {}", v.part, v.text));
             }
         }
         if verses.iter().any(|v| !v.part.is_empty()) {

@@ -5,7 +5,7 @@
 
 use super::{class_token, humanize};
 use crate::error::ConsoleError;
-use crate::html::{esc, paragraphs, select};
+use crate::html::{esc, select};
 use crate::layout::{Ctx, Page};
 use crate::params::{Params, MAX_QUERY_CHARS};
 use crate::skills::{self, known_list, s};
@@ -365,7 +365,7 @@ fn render_readings(readings: Option<&Value>) -> String {
             esc(kind),
             esc(cite),
             if tr.is_empty() { String::new() } else { format!(" · {}", esc(tr)) },
-            paragraphs(text)
+            crate::html::verses(text)
         );
     }
     s
