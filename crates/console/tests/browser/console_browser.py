@@ -8,6 +8,8 @@ against `ecclesia serve` with the console mounted and a full store (any answer w
 any search result).
 
 Checks, against a running console (with an A2A endpoint and agent card beside it):
+  - the start page opens on today (celebration and colour on the first screen, the readings'
+    citations, no horizontal scrolling) at phone and desktop widths;
   - readings of Trinity Sunday 2026 (John 3:16-18), rendered without errors;
   - the month grid: ArrowRight / ArrowLeft cross the year boundary (Dec 2026 -> Jan 2027 -> back);
   - ask: the answer streams in through message/stream, a citation marker opens the
@@ -171,6 +173,24 @@ def main():
                            ("/document?id=" + ("baltimore-catechism-1" if a.real else "doc-grace"), "document"),
                            ("/explorer", "explorer"), ("/martyrology?date=2026-03-19", "martyrology")]:
             page_checks(driver, base, path, name, a.screenshots)
+
+        # The start page opens on today, readable at phone and desktop widths.
+        for label, (w, h) in {"phone": (390, 844), "desktop": (1280, 900)}.items():
+            driver.set_window_size(w, h)
+            driver.get(base + "/")
+            today = driver.find_elements(By.ID, "today")
+            check(len(today) == 1 and today[0].is_displayed(), f"home ({label}): today's section is shown")
+            if today:
+                heading = today[0].find_element(By.TAG_NAME, "h2")
+                check(heading.is_displayed() and heading.location["y"] < h,
+                      f"home ({label}): today's celebration is on the first screen")
+                swatch = today[0].find_elements(By.CSS_SELECTOR, "h2 .swatch")
+                check(len(swatch) == 1, f"home ({label}): the colour swatch")
+                text = today[0].text
+                check(" — " in text, f"home ({label}): the readings' citations")
+            overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth;")
+            check(overflow <= 1, f"home ({label}): no horizontal scrolling ({overflow}px)")
+        driver.set_window_size(1280, 900)
 
         # Readings.
         driver.get(base + "/readings?q=Trinity%20Sunday%202026")

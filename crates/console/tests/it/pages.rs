@@ -529,3 +529,38 @@ fn the_1962_missal_in_the_day_page_and_the_grid() {
     );
     assert!(r.body.contains("c-VIOLET"), "Advent violet");
 }
+
+#[test]
+fn the_start_page_opens_on_today() {
+    // The tests' today is Monday 1 June 2026: St Justin.
+    let r = get(real(), "/");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let b = &r.body;
+    assert!(b.contains("id=\"today\""), "today's section");
+    assert!(b.contains("Justin"), "today's celebration");
+    assert!(b.contains("datetime=\"2026-06-01\""), "today's date");
+    assert!(b.contains("class=\"today-readings\""), "the readings");
+    assert!(b.contains("Gospel — "), "a Gospel citation");
+    assert!(b.contains("class=\"today-martyrology\""), "the Martyrology");
+    assert!(b.contains("class=\"coming\""), "the coming feasts");
+    assert!(
+        b.contains("Birth of Saint John the Baptist")
+            || b.contains("Nativity of Saint John the Baptist"),
+        "24 June among them"
+    );
+    assert!(
+        b.contains("href=\"/readings?date=2026-06-01&amp;calendar=general-roman\""),
+        "full readings link"
+    );
+    // The visitor's calendar: the 1962 Missal.
+    let r = get(real(), "/?calendar=1962");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(
+        r.body.contains("<option value=\"1962\" selected>"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("class=\"coming\""));
+    // An unknown calendar is a clear 400.
+    assert_eq!(get(real(), "/?calendar=zz").status, 400);
+}
