@@ -195,3 +195,57 @@ fn held_out_style_queries() {
         assert_eq!(pope(q)["pope_id"], id, "{q}");
     }
 }
+
+/// Every field two popes datasets give differently is an ingest warning; each must be in
+/// `fixtures/pope-field-disagreements.tsv` with the reason the kept value wins, so a new
+/// disagreement (a dataset update, a matching change) fails here until someone decides it.
+#[test]
+fn every_field_disagreement_is_known_and_reasoned() {
+    let b = common::built();
+    let found: Vec<&str> = b
+        .report
+        .warnings
+        .iter()
+        .map(String::as_str)
+        .filter(|w| w.starts_with("pope field: "))
+        .collect();
+    let known: Vec<(&str, &str)> = include_str!("fixtures/pope-field-disagreements.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (w, why) = l.split_once('\t').unwrap_or((l, ""));
+            assert!(!why.trim().is_empty(), "no reason: {l}");
+            (w, why)
+        })
+        .collect();
+    let new: Vec<&&str> = found
+        .iter()
+        .filter(|w| !known.iter().any(|(k, _)| k == *w))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "new pope field disagreements (add each with its reason):\n{}",
+        new.iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let gone: Vec<&str> = known
+        .iter()
+        .map(|(k, _)| *k)
+        .filter(|k| !found.contains(k))
+        .collect();
+    assert!(gone.is_empty(), "listed but no longer found: {gone:?}");
+}
+
+#[test]
+fn reconciled_fields_of_john_paul_ii() {
+    let jp = pope("John Paul II");
+    assert_eq!(jp["latin_name"], "Ioannes Paulus II");
+    assert_eq!(jp["field_sources"]["latin_name"], "popefeed");
+    assert_eq!(jp["canonization_status"], "saint");
+    assert_eq!(jp["also_known_as"][0], "John Paul the Great");
+    assert!(jp.get("popet_name").is_none());
+    assert_eq!(pope("Papa Luciani")["pope_id"], "john-paul-i");
+    assert_eq!(pope("il Papa buono")["pope_id"], "john-xxiii");
+}

@@ -4,6 +4,7 @@
 pub(crate) mod dioceses;
 pub mod operator;
 pub(crate) mod persons;
+pub(crate) mod pope_fields;
 pub(crate) mod popes;
 pub(crate) mod saints;
 

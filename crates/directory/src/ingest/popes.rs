@@ -2,7 +2,7 @@
 //! regnal and birth names, popefeed for vatican.va links and Leo XIV.
 
 use super::{date_with_precision, read_json, src, Ctx};
-use crate::fold::{fold, roman_value, slug, to_roman, tokens};
+use crate::fold::{fold, roman_value, slug, tokens};
 use crate::index::Kind;
 use crate::store::Record;
 use ecclesia_core::IngestError;
@@ -33,32 +33,6 @@ fn na(s: &str) -> Option<String> {
     (!t.is_empty() && t != "NA").then(|| t.to_string())
 }
 
-/// Latin capitals with V for U (`PAVLVS`) → `Paulus`.
-fn latin_title(caps: &str) -> String {
-    caps.split_whitespace()
-        .map(|w| {
-            let chars: Vec<char> = w.chars().collect();
-            let mut out = String::new();
-            for (i, c) in chars.iter().enumerate() {
-                let lower = c.to_lowercase().next().unwrap_or(*c);
-                let next_vowel = chars.get(i + 1).is_some_and(|n| "AEIOUaeiou".contains(*n));
-                let ch = if lower == 'v' && !next_vowel {
-                    'u'
-                } else {
-                    lower
-                };
-                if i == 0 {
-                    out.extend(ch.to_uppercase());
-                } else {
-                    out.push(ch);
-                }
-            }
-            out
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// How the pontificate ended, read from the Wikipedia notes.
 fn end_reason(end: &Option<String>, notes: &str) -> &'static str {
     if end.is_none() {
@@ -83,6 +57,7 @@ struct Popet {
     start_year: Option<i64>,
     personal: Option<String>,
     english: String,
+    latin: Option<String>,
 }
 
 fn year_of(s: &str) -> Option<i64> {
@@ -184,6 +159,7 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
             start_year: p["start"].as_str().and_then(year_of),
             personal: p["personal_name"].as_str().map(str::to_string),
             english,
+            latin: p["regnal_name_latin"].as_str().map(str::to_string),
         });
     }
     ctx.source(
@@ -276,22 +252,21 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
             .split_whitespace()
             .last()
             .and_then(|w| roman_value(&w.to_lowercase()));
-        let first_word_latin = if !r.name_l.trim().is_empty() {
-            latin_title(r.name_l.trim())
-        } else if let Some(la) = feed_rec.and_then(|f| f["names"]["la"].as_str()) {
-            la.split_whitespace()
-                .filter(|w| {
-                    !matches!(*w, "S." | "PP." | "Bl.") && roman_value(&w.to_lowercase()).is_none()
-                })
-                .collect::<Vec<_>>()
-                .join(" ")
-        } else {
-            String::new()
-        };
-        let latin_name = (!first_word_latin.is_empty()).then(|| match regnal_number {
-            Some(k) => format!("{first_word_latin} {}", to_roman(k).to_uppercase()),
-            None => first_word_latin.clone(),
-        });
+        let feed_la = feed_rec.and_then(|f| f["names"]["la"].as_str());
+        let (latin_name, latin_from, mut disagreements) = super::pope_fields::latin_name(
+            r.name_l.trim(),
+            regnal_number,
+            pt.and_then(|p| p.latin.as_deref()),
+            feed_la,
+        );
+        disagreements.extend(super::pope_fields::status(
+            r.canonization.as_deref(),
+            pt.map(|p| p.english.as_str()),
+            feed_la,
+        ));
+        for d in &disagreements {
+            ctx.warn(d.warning(&r.name_full));
+        }
         let birth_name = r
             .personal_name
             .clone()
@@ -358,7 +333,15 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
             "notes": (!r.notes.trim().is_empty()).then(|| r.notes.trim().to_string()),
             "vatican_url": vatican,
             "wikipedia_url": r.wiki,
-            "popet_name": pt.map(|p| p.english.clone()),
+            "also_known_as": pt.map(|p| super::pope_fields::also_known_as(&p.english, &r.name_full)).unwrap_or_default(),
+            "field_sources": {
+                "papal_name": super::pope_fields::WIKI,
+                "latin_name": latin_from,
+                "canonization_status": super::pope_fields::WIKI,
+                "birth_name": if r.personal_name.is_some() { Some(super::pope_fields::WIKI) } else if birth_name.is_some() { Some(super::pope_fields::POPET) } else { None },
+                "pontificate": super::pope_fields::WIKI,
+                "vatican_url": vatican.as_ref().map(|_| super::pope_fields::FEED),
+            },
             "sources": sources,
         });
         let years = match (start.as_deref(), end.as_deref()) {
@@ -412,10 +395,19 @@ mod tests {
 
     #[test]
     fn latin_v_becomes_u() {
-        assert_eq!(latin_title("PAVLVS"), "Paulus");
-        assert_eq!(latin_title("IOANNES PAVLVS"), "Ioannes Paulus");
-        assert_eq!(latin_title("VALENTINVS"), "Valentinus");
-        assert_eq!(latin_title("EVGENIVS"), "Eugenius");
+        assert_eq!(super::super::pope_fields::title_case(&["PAVLVS"]), "Paulus");
+        assert_eq!(
+            super::super::pope_fields::title_case(&["IOANNES", "PAVLVS"]),
+            "Ioannes Paulus"
+        );
+        assert_eq!(
+            super::super::pope_fields::title_case(&["VALENTINVS"]),
+            "Valentinus"
+        );
+        assert_eq!(
+            super::super::pope_fields::title_case(&["EVGENIVS"]),
+            "Eugenius"
+        );
     }
 
     #[test]
