@@ -89,6 +89,21 @@ impl KeyStore for PgStore {
         Ok(row.as_ref().map(row_to_key))
     }
 
+    fn is_revoked(&self, token: &str) -> Result<bool, StoreError> {
+        let hash = hash_token(token);
+        let pool = self.pool.clone();
+        Ok(self.call(async move {
+            let client = pool.get().await?;
+            let row = client
+                .query_one(
+                    "SELECT EXISTS (SELECT 1 FROM api_keys WHERE token_hash = $1 AND revoked_at IS NOT NULL)",
+                    &[&hash],
+                )
+                .await?;
+            Ok(row.get::<_, bool>(0))
+        })?)
+    }
+
     fn has_active_keys(&self) -> Result<bool, StoreError> {
         let pool = self.pool.clone();
         Ok(self.call(async move {

@@ -74,6 +74,14 @@ fn check_keys(keys: &dyn KeyStore, name: &str) {
         keys.verify(&token).unwrap().is_none(),
         "{name}: a revoked key is refused"
     );
+    assert!(
+        keys.is_revoked(&token).unwrap(),
+        "{name}: and known as revoked"
+    );
+    assert!(
+        !keys.is_revoked("ecc_wrong").unwrap(),
+        "{name}: an unknown token is not revoked"
+    );
     assert!(keys
         .list_keys()
         .unwrap()

@@ -41,6 +41,9 @@ pub trait KeyStore: Send + Sync {
     fn revoke_key(&self, id_or_name: &str) -> Result<usize, StoreError>;
     /// The active key with this token.
     fn verify(&self, token: &str) -> Result<Option<ApiKey>, StoreError>;
+    /// Whether this token is a key that was revoked (still refused when anonymous access is
+    /// on, where a token that matches no key is served as anonymous).
+    fn is_revoked(&self, token: &str) -> Result<bool, StoreError>;
     /// Whether any active key exists.
     fn has_active_keys(&self) -> Result<bool, StoreError>;
 }
@@ -102,6 +105,15 @@ impl KeyStore for SqliteStore {
                 row_to_key,
             )
             .optional()?)
+    }
+
+    fn is_revoked(&self, token: &str) -> Result<bool, StoreError> {
+        let n: i64 = self.lock().query_row(
+            "SELECT COUNT(*) FROM api_keys WHERE token_hash = ?1 AND revoked_at IS NOT NULL",
+            params![hash_token(token)],
+            |r| r.get(0),
+        )?;
+        Ok(n > 0)
     }
 
     fn has_active_keys(&self) -> Result<bool, StoreError> {

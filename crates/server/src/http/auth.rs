@@ -67,6 +67,20 @@ pub fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
         .into_response()
 }
 
+/// The anonymous caller of a request, by its address.
+fn anonymous_caller(parts: &Parts, state: &AppState) -> Caller {
+    let addr = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip().to_string())
+        .unwrap_or_else(|| "local".into());
+    Caller {
+        id: format!("anon:{addr}"),
+        plan_name: "anonymous".into(),
+        plan: state.config.anonymous_plan(),
+    }
+}
+
 impl FromRequestParts<AppState> for Caller {
     type Rejection = HttpError;
 
@@ -84,34 +98,32 @@ impl FromRequestParts<AppState> for Caller {
         match token {
             Some(token) if !token.is_empty() => {
                 let keys = state.keys.clone();
-                let found = tokio::task::spawn_blocking(move || keys.verify(&token))
-                    .await
-                    .map_err(|e| HttpError::internal(e.to_string()))?
-                    .map_err(|e| HttpError::internal(e.to_string()))?;
+                let anonymous = state.config.anonymous;
+                let (found, revoked) = tokio::task::spawn_blocking(move || {
+                    let found = keys.verify(&token)?;
+                    // With anonymous access on, a token that matches no key is served as
+                    // anonymous (as Ollama, vLLM and llama.cpp do when their auth is off, so
+                    // that clients which must send some key work); a revoked key is not.
+                    let revoked = found.is_none() && anonymous && keys.is_revoked(&token)?;
+                    Ok::<_, crate::StoreError>((found, revoked))
+                })
+                .await
+                .map_err(|e| HttpError::internal(e.to_string()))?
+                .map_err(|e| HttpError::internal(e.to_string()))?;
                 match found {
                     Some(key) => Ok(Caller {
                         plan: state.config.plan(&key.plan),
                         id: key.id,
                         plan_name: key.plan,
                     }),
+                    None if anonymous && !revoked => Ok(anonymous_caller(parts, state)),
                     None => Err(HttpError::unauthorized("the API key is invalid or revoked")),
                 }
             }
             _ if header.is_some() => Err(HttpError::unauthorized(
                 "the Authorization header must be `Bearer <API key>`",
             )),
-            _ if state.config.anonymous => {
-                let addr = parts
-                    .extensions
-                    .get::<ConnectInfo<SocketAddr>>()
-                    .map(|c| c.0.ip().to_string())
-                    .unwrap_or_else(|| "local".into());
-                Ok(Caller {
-                    id: format!("anon:{addr}"),
-                    plan_name: "anonymous".into(),
-                    plan: state.config.anonymous_plan(),
-                })
-            }
+            _ if state.config.anonymous => Ok(anonymous_caller(parts, state)),
             _ => Err(HttpError::unauthorized(
                 "an API key is required: send `Authorization: Bearer <API key>` (keys are issued with `ecclesia keys create`)",
             )),

@@ -108,11 +108,27 @@ async fn anonymous_only_when_enabled() {
         )
         .await;
     assert_eq!(r.json()["result"]["status"]["state"], "completed");
-    // A wrong key is still refused in anonymous mode.
+    // In anonymous mode a token that matches no key is served as anonymous (clients such as
+    // the official openai one must send some key)...
+    let r = h
+        .rpc(
+            send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
+            Some("sk-anything"),
+        )
+        .await;
+    assert_eq!(
+        r.json()["result"]["status"]["state"],
+        "completed",
+        "{:?}",
+        r.json()
+    );
+    // ...but a revoked key is still refused.
+    let (key, token) = h.db.create_key("old", "pro").unwrap();
+    assert_eq!(h.db.revoke_key(&key.id).unwrap(), 1);
     check_401(
         &h.rpc(
             send(Some("echo"), json!([{"kind": "text", "text": "hi"}])),
-            Some("nope"),
+            Some(&token),
         )
         .await,
     );
