@@ -182,6 +182,10 @@ pub mod error_codes {
     pub const UNSUPPORTED_OPERATION: i64 = -32004;
     /// The caller's plan does not include A2A (`PLAN_REQUIRED`).
     pub const PLAN_REQUIRED: i64 = -32005;
+    /// A message whose parts are all of media types the agent does not accept
+    /// (`ContentTypeNotSupportedError`, the 0.3 spec's -32005, which this server also gives,
+    /// with its own message, to `PLAN_REQUIRED`).
+    pub const CONTENT_TYPE_NOT_SUPPORTED: i64 = -32005;
     /// Rate limit exceeded.
     pub const RATE_LIMITED: i64 = -32029;
     /// The server's work queue for this skill is full (HTTP 503, `Retry-After`):

@@ -23,6 +23,7 @@ pub(crate) fn code(e: &ServerError) -> i64 {
         ServerError::Busy { .. } | ServerError::LimiterUnavailable { .. } => codes::SERVER_BUSY,
         ServerError::PushNotSupported => codes::PUSH_NOT_SUPPORTED,
         ServerError::UnsupportedOperation(_) => codes::UNSUPPORTED_OPERATION,
+        ServerError::ContentTypeNotSupported(_) => codes::CONTENT_TYPE_NOT_SUPPORTED,
         ServerError::Unavailable(_) | ServerError::Internal { .. } => codes::INTERNAL_ERROR,
     }
 }

@@ -29,6 +29,7 @@ fn kind(e: &ServerError) -> ErrorKind {
         // The server cannot serve the call now (503, RetryInfo); the message says why.
         ServerError::Busy { .. } | ServerError::LimiterUnavailable { .. } => ErrorKind::ServerBusy,
         ServerError::PushNotSupported => ErrorKind::PushNotificationNotSupported,
+        ServerError::ContentTypeNotSupported(_) => ErrorKind::ContentTypeNotSupported,
         ServerError::Unavailable(_) | ServerError::Internal { .. } => ErrorKind::Internal,
     }
 }

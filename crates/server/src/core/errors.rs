@@ -75,6 +75,8 @@ pub enum ServerError {
     PushNotSupported,
     /// A method this agent does not offer (the extended card).
     UnsupportedOperation(String),
+    /// Every part of the message is of a media type the agent does not accept.
+    ContentTypeNotSupported(String),
     /// A skill cannot serve now (before any task exists).
     Unavailable(String),
     /// Something broke inside; logged with the request id, which is all the caller sees.
@@ -163,6 +165,7 @@ impl ServerError {
                 "no push notification config {id:?} on task {task_id}"
             ),
             ServerError::PushNotSupported => "Push Notification is not supported".into(),
+            ServerError::ContentTypeNotSupported(m) => format!("Incompatible content types: {m}"),
             ServerError::Internal { request_id } => {
                 format!("Internal error (request id {request_id})")
             }

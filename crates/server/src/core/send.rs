@@ -113,6 +113,11 @@ async fn check_message(
             "message.parts must hold at least one part",
         ));
     }
+    if let Some(types) = unsupported_only(&msg.parts) {
+        return Err(ServerError::ContentTypeNotSupported(format!(
+            "the message holds only {types}; this agent accepts text/plain and application/json (a text part or a data part)"
+        )));
+    }
     if let Some(tid) = &msg.task_id {
         let rec = tasks::get(state, tid, &caller.id, request_id).await?;
         return Err(if rec.state().is_terminal() {
@@ -125,6 +130,38 @@ async fn check_message(
         });
     }
     Ok(())
+}
+
+/// When every part is a file of a media type the skills do not read (not text, not JSON),
+/// those media types; `None` when some part can be read.
+fn unsupported_only(parts: &[ecclesia_a2a::Part]) -> Option<String> {
+    let mut types = Vec::new();
+    for part in parts {
+        match part {
+            ecclesia_a2a::Part::File { file, .. } => {
+                let mime = file
+                    .mime_type
+                    .as_deref()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase();
+                let readable = mime.starts_with("text/")
+                    || mime == "application/json"
+                    || mime.ends_with("+json");
+                if readable {
+                    return None;
+                }
+                types.push(if mime.is_empty() {
+                    "a file of no media type".to_string()
+                } else {
+                    mime
+                });
+            }
+            _ => return None,
+        }
+    }
+    types.dedup();
+    (!types.is_empty()).then(|| types.join(", "))
 }
 
 /// Send `p` for `caller`; `stream` hands the task's events over instead of waiting.

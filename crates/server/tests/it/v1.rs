@@ -282,3 +282,44 @@ async fn the_card_has_validators_and_answers_304_when_unchanged() {
         .unwrap();
     assert_eq!(h.request(req).await.status, StatusCode::OK);
 }
+
+/// A message whose only part is of a media type the agent does not accept gets
+/// `ContentTypeNotSupportedError` (the 1.0 TCK's CORE-SEND-003), not "no question given";
+/// 0.3 gives its own -32005 with the same message.
+#[tokio::test]
+async fn an_unsupported_media_type_alone_is_content_type_not_supported() {
+    let h = harness();
+    let params = json!({"message": {"messageId": uuid(), "role": "ROLE_USER",
+        "parts": [{"raw": "AAECAw==", "mediaType": "application/x-unsupported", "filename": "x.bin"}],
+        "metadata": {"skillId": "echo"}}});
+    let v = call_v1(&h, "SendMessage", params, None).await.json();
+    assert_eq!(v["error"]["code"], -32005, "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("application/x-unsupported"),
+        "{v}"
+    );
+    let reason = v["error"]["data"][0]["reason"].as_str().unwrap_or("");
+    assert_eq!(reason, "CONTENT_TYPE_NOT_SUPPORTED", "{v}");
+    // 0.3.
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": {
+        "kind": "message", "messageId": uuid(), "role": "user", "metadata": {"skillId": "echo"},
+        "parts": [{"kind": "file", "file": {"bytes": "AAECAw==", "mimeType": "image/png"}}]}}});
+    let v = h.rpc(body, None).await.json();
+    assert_eq!(v["error"]["code"], -32005, "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Incompatible content types"),
+        "{v}"
+    );
+    // A text part beside the file is served.
+    let body = json!({"jsonrpc": "2.0", "id": 2, "method": "message/send", "params": {"message": {
+        "kind": "message", "messageId": uuid(), "role": "user", "metadata": {"skillId": "echo"},
+        "parts": [{"kind": "file", "file": {"bytes": "AAECAw==", "mimeType": "image/png"}}, {"kind": "text", "text": "hi"}]}}});
+    let v = h.rpc(body, None).await.json();
+    assert!(v.get("error").is_none(), "{v}");
+}
