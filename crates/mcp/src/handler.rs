@@ -1,13 +1,19 @@
-//! [`EcclesiaMcp`]: the MCP server handler (tools, resources, prompts),
-//! transport-neutral; [`crate::serve_stdio`] and [`crate::router`] serve it.
+//! [`EcclesiaMcp`]: the MCP server handler (tools, resources, prompts, completion, logging,
+//! subscriptions), transport-neutral; [`crate::serve_stdio`] and [`crate::router`] serve it.
+// Logging and resource subscriptions are deprecated in rmcp (SEP-2577, the stateless
+// 2026-07-28 revision) but part of the 2025 revisions this server also serves.
+#![allow(deprecated)]
 
 use crate::runner::{CallerAuth, Runner};
-use crate::{content, prompts, resources, tools};
+use crate::session::Session;
+use crate::{completion, content, prompts, resources, tools};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
-    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, CompletionInfo,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -31,6 +37,7 @@ Use `search` then `fetch` for documents, `chat` for a cited long-form answer (sl
 pub struct EcclesiaMcp {
     runner: Runner,
     version: String,
+    session: Session,
 }
 
 impl EcclesiaMcp {
@@ -39,6 +46,17 @@ impl EcclesiaMcp {
         EcclesiaMcp {
             runner,
             version: env!("CARGO_PKG_VERSION").into(),
+            session: Session::default(),
+        }
+    }
+
+    /// The handler for a new session: the same skills, a fresh logging level and no
+    /// subscriptions (a clone would share them).
+    pub fn for_session(&self) -> Self {
+        EcclesiaMcp {
+            runner: self.runner.clone(),
+            version: self.version.clone(),
+            session: Session::default(),
         }
     }
 
@@ -98,6 +116,39 @@ impl EcclesiaMcp {
     }
 }
 
+impl EcclesiaMcp {
+    /// A log message for a tool call, when the client set a level: info for each call, a
+    /// warning when the tool failed.
+    #[allow(deprecated)]
+    async fn log_call(
+        &self,
+        context: &RequestContext<RoleServer>,
+        tool: &str,
+        out: &Result<rmcp::model::CallToolResult, ErrorData>,
+        started: std::time::Instant,
+    ) {
+        use rmcp::model::LoggingLevel;
+        let ms = started.elapsed().as_millis() as u64;
+        let failed = match out {
+            Ok(r) => r.is_error == Some(true),
+            Err(_) => true,
+        };
+        let (level, what) = if failed {
+            (LoggingLevel::Warning, "tool call failed")
+        } else {
+            (LoggingLevel::Info, "tool call")
+        };
+        let tool: String = tool.chars().take(64).collect();
+        self.session
+            .log(
+                &context.peer,
+                level,
+                serde_json::json!({"message": what, "tool": tool, "ms": ms}),
+            )
+            .await;
+    }
+}
+
 /// The caller as the HTTP layer saw it; empty over stdio.
 fn auth_of(ctx: &RequestContext<RoleServer>) -> CallerAuth {
     match ctx.extensions.get::<axum::http::request::Parts>() {
@@ -118,8 +169,11 @@ fn auth_of(ctx: &RequestContext<RoleServer>) -> CallerAuth {
 impl ServerHandler for EcclesiaMcp {
     fn get_info(&self) -> ServerConfig {
         let caps = ServerCapabilities::builder()
+            .enable_logging()
+            .enable_completions()
             .enable_tools()
             .enable_resources()
+            .enable_resources_subscribe()
             .enable_prompts()
             .build();
         let mut info = ServerConfig::new(caps).with_instructions(INSTRUCTIONS);
@@ -146,9 +200,66 @@ impl ServerHandler for EcclesiaMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let auth = auth_of(&context);
-        self.call(&request.name, request.arguments.as_ref(), &auth)
-            .await
-            .map(Into::into)
+        let started = std::time::Instant::now();
+        let out = self
+            .call(&request.name, request.arguments.as_ref(), &auth)
+            .await;
+        self.log_call(&context, &request.name, &out, started).await;
+        out.map(Into::into)
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.set_level(request.level);
+        Ok(())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let mut values = completion::values(
+            &request.r#ref,
+            &request.argument.name,
+            &request.argument.value,
+        );
+        values.truncate(CompletionInfo::MAX_VALUES);
+        let info = CompletionInfo::with_all_values(values)
+            .map_err(|m| ErrorData::internal_error(m, None))?;
+        Ok(CompleteResult::new(info))
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        match resources::parse(&request.uri)? {
+            resources::Target::TodayReadings => {
+                if self.session.subscribe(&request.uri) {
+                    self.session.notify_daily(context.peer.clone(), request.uri);
+                }
+                Ok(())
+            }
+            // A document does not change while the server runs: nothing will ever be sent.
+            resources::Target::Document { .. } => Ok(()),
+        }
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.unsubscribe(&request.uri);
+        Ok(())
     }
 
     async fn list_resources(

@@ -29,7 +29,7 @@ pub fn router(state: AppState) -> Router {
         .enforce_origin_validation()
         .with_max_request_body_bytes(state.config.body_limit);
     let service = StreamableHttpService::new(
-        move || Ok(handler.clone()),
+        move || Ok(handler.for_session()),
         Arc::new(LocalSessionManager::default()),
         config,
     );

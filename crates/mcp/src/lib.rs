@@ -9,10 +9,13 @@
 //! `get_mass_readings`, `get_martyrology`, `get_saint`, `get_person`,
 //! `get_pope`, `get_diocese`, `get_diocese_statistics`, `chat`. Resources:
 //! `ecclesia://document/{id}{?ref}` and `ecclesia://readings/today`. Prompts:
-//! `explain_todays_gospel`, `saints_of_the_day`. Protocol revisions
+//! `explain_todays_gospel`, `saints_of_the_day` (their `date` completes). Over sessions,
+//! `logging/setLevel` (a message per tool call, a warning when one fails) and
+//! `resources/subscribe` (today's readings change each midnight). Protocol revisions
 //! 2025-06-18, 2025-11-25 (sessions) and 2026-07-28 (stateless).
 #![deny(missing_docs)]
 
+mod completion;
 mod content;
 mod error;
 mod handler;
@@ -20,6 +23,7 @@ mod http;
 mod prompts;
 mod resources;
 mod runner;
+mod session;
 mod stdio;
 mod stream;
 mod tools;

@@ -5,4 +5,5 @@
 mod fake;
 mod http;
 mod python;
+mod session;
 mod tools;
