@@ -26,6 +26,8 @@ struct Server {
     key: String,
     /// A key on `tiny` (6 calls, 2 `catholic_qa` a minute), for the shared-pool test alone.
     tiny_key: String,
+    /// A revoked key: refused with 401 even though the server is anonymous.
+    revoked_key: String,
     _store: tempfile::TempDir,
 }
 
@@ -69,6 +71,8 @@ fn server() -> &'static Server {
         .unwrap();
         let key = create_key(store.path(), &config, "interop", "enterprise");
         let tiny_key = create_key(store.path(), &config, "tiny", "tiny");
+        let revoked_key = create_key(store.path(), &config, "gone", "enterprise");
+        revoke_key(store.path(), &config, "gone");
         let mut child = Command::new(env!("CARGO_BIN_EXE_ecclesia"))
             .args(["serve", "--anonymous", "--today", "2026-11-30"])
             .arg("--config")
@@ -123,12 +127,30 @@ fn server() -> &'static Server {
             url,
             key,
             tiny_key,
+            revoked_key,
             _store: store,
         }
     })
 }
 
 /// `ecclesia keys create` in `store`: the token it prints.
+fn revoke_key(store: &std::path::Path, config: &std::path::Path, name: &str) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ecclesia"))
+        .args(["keys", "revoke", name])
+        .arg("--store")
+        .arg(store)
+        .arg("--config")
+        .arg(config)
+        .env("ECCLESIA_LOG", "warn")
+        .output()
+        .expect("run ecclesia keys revoke");
+    assert!(
+        out.status.success(),
+        "keys revoke: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn create_key(store: &std::path::Path, config: &std::path::Path, name: &str, plan: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_ecclesia"))
         .args(["keys", "create", "--name", name, "--plan", plan])

@@ -12,11 +12,12 @@ the real data) and with bad input (isError with a message), hostile input
 (oversized and wrong-type arguments, unknown tools), a chat answer whose every
 citation is found verbatim by `fetch`, a document resource (whole and one
 section, the same text as `fetch`), today's readings and a prompt. Over HTTP
-also: a wrong key is 401, a foreign Origin 403, an oversized body 413.
+also: a revoked key is 401, a foreign Origin 403, an oversized body 413.
 """
 
 import asyncio
 import json
+import os
 import sys
 
 import httpx2
@@ -206,8 +207,10 @@ async def over_http(base):
     accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
     ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
     async with httpx2.AsyncClient(timeout=60) as h:
-        r = await h.post(url, json=ping, headers={**accept, "Authorization": "Bearer ecc_wrong"})
-        check(r.status_code == 401, f"http: a wrong key is 401, got {r.status_code}")
+        # The server runs with --anonymous: a revoked key is refused, an unknown one served.
+        revoked = os.environ.get("ECCLESIA_REVOKED_KEY", "ecc_wrong")
+        r = await h.post(url, json=ping, headers={**accept, "Authorization": f"Bearer {revoked}"})
+        check(r.status_code == 401, f"http: a revoked key is 401, got {r.status_code}")
         r = await h.post(url, json=ping, headers={**accept, "Origin": "https://evil.example"})
         check(r.status_code == 403, f"http: foreign Origin is 403, got {r.status_code}")
         # A body declared over the limit is refused before it is sent in full (so read the head only).

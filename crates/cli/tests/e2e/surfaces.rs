@@ -31,7 +31,12 @@ fn script(path: &str) -> PathBuf {
 }
 
 fn run_python(py: PathBuf, args: Vec<std::ffi::OsString>) {
-    let out = Command::new(py).args(args).output().expect("python runs");
+    // The server is anonymous: a token that matches no key is served, a revoked one is 401.
+    let out = Command::new(py)
+        .args(args)
+        .env("ECCLESIA_REVOKED_KEY", &server().revoked_key)
+        .output()
+        .expect("python runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -182,7 +187,15 @@ fn search_api_end_to_end() {
         assert_eq!(status, 400, "{body}: {v}");
         assert_eq!(v["error"]["param"], param, "{body}: {v}");
     }
+    // The server is anonymous: a token that matches no key is served as anonymous (the
+    // official clients must send some key), a revoked key is refused.
     let (status, v) = post("/api/v1/search", Some("ecc_wrong"), r#"{"query": "grace"}"#);
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = post(
+        "/api/v1/search",
+        Some(&server().revoked_key),
+        r#"{"query": "grace"}"#,
+    );
     assert_eq!(status, 401, "{v}");
     assert_eq!(v["error"]["code"], "invalid_api_key");
 }
