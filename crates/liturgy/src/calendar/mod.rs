@@ -20,6 +20,7 @@ mod temporal;
 pub use data::{Decree, SanctoralEntry, DECREES};
 pub use format::{calendar_jsonl_line, calendar_table_line};
 pub use moveable::{advent1, cycles, moveable, Moveable};
+pub(crate) use temporal::ordinal_num;
 
 use crate::error::LiturgyError;
 use crate::types::Day;

@@ -48,7 +48,7 @@ pub(super) fn ordinal(n: u8) -> &'static str {
     ORD.get(n as usize).copied().unwrap_or("")
 }
 
-pub(super) fn ordinal_num(n: u8) -> String {
+pub(crate) fn ordinal_num(n: u8) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, x) if x != 11 => "st",
         (2, x) if x != 12 => "nd",

@@ -82,14 +82,10 @@ impl Season {
     }
 }
 
-/// The First Sunday of Advent of a civil year: the fourth Sunday before Christmas.
+/// The First Sunday of Advent of a civil year: the fourth Sunday before Christmas (the same
+/// day in both forms of the rite).
 pub fn advent1(year: i32) -> Option<NaiveDate> {
-    let christmas = NaiveDate::from_ymd_opt(year, 12, 25)?;
-    let back = match christmas.weekday().num_days_from_sunday() {
-        0 => 7,
-        d => d,
-    };
-    christmas.checked_sub_days(chrono::Days::new(u64::from(back) + 21))
+    crate::calendar::advent1(year).ok()
 }
 
 /// The week of the proper of time a date falls in (`Adv2`, `Nat26`, `Nat02`, `Epi3`, `Quadp1`,

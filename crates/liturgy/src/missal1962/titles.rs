@@ -78,17 +78,6 @@ const DAYS: [&str; 7] = [
     "Saturday",
 ];
 
-fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, 11) | (2, 12) | (3, 13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
 /// The English title of a Temporale file by its week, for the days whose title is made by
 /// rule; the great days keep their own names.
 fn temporal_title(week: &str, title_la: &str) -> Option<String> {
@@ -135,7 +124,7 @@ fn temporal_title(week: &str, title_la: &str) -> Option<String> {
         return Some(format!("Ember {dayname}"));
     }
     let digits: String = name.chars().filter(char::is_ascii_digit).collect();
-    let n: u32 = digits.parse().ok()?;
+    let n: u8 = digits.parse().ok()?;
     let (season, number) = if name.starts_with("Adv") {
         ("of Advent", n)
     } else if name.starts_with("Quadp") {
@@ -154,9 +143,12 @@ fn temporal_title(week: &str, title_la: &str) -> Option<String> {
         return None;
     };
     Some(if day == 0 {
-        format!("{} Sunday {season}", ordinal(number))
+        format!("{} Sunday {season}", crate::calendar::ordinal_num(number))
     } else {
-        format!("{dayname} of the {} week {season}", ordinal(number))
+        format!(
+            "{dayname} of the {} week {season}",
+            crate::calendar::ordinal_num(number)
+        )
     })
 }
 
