@@ -21,8 +21,9 @@ fn main() {
             if q { e5.query(t) } else { e5.passage(t) }.map_err(|e| e.to_string())
         }),
     );
-    let texts = c.crosslingual_texts().expect("texts");
-    x.build(&texts, &x.cache_path(c.dir())).expect("vectors");
+    let (units, heads) = c.crosslingual_units().expect("texts");
+    x.build(&units, heads, &x.cache_path(c.dir()))
+        .expect("vectors");
     c.attach_crosslingual(x.clone());
     for line in std::io::stdin().lock().lines().map_while(Result::ok) {
         let q = line.split('\t').nth(1).unwrap_or(&line);

@@ -294,13 +294,13 @@ fn attach_crosslingual(c: &mut Corpus) {
             if q { e5.query(t) } else { e5.passage(t) }.map_err(|e| e.to_string())
         }),
     );
-    let texts = c.crosslingual_texts().expect("texts");
+    let (units, heads) = c.crosslingual_units().expect("texts");
     let t = std::time::Instant::now();
-    x.build(&texts, &x.cache_path(c.dir()))
+    x.build(&units, heads, &x.cache_path(c.dir()))
         .expect("cross-language vectors");
     println!(
-        "cross-language vectors: {} documents in {:.1} s",
-        texts.len(),
+        "cross-language vectors: {} texts ({heads} documents) in {:.1} s",
+        units.len(),
         t.elapsed().as_secs_f64()
     );
     c.attach_crosslingual(x);

@@ -19,11 +19,14 @@
 //! ```
 #![deny(missing_docs)]
 
+mod aliases;
+mod described;
 mod entry;
 mod fold;
 mod mention;
 mod registry;
 
+pub use aliases::SubjectAliases;
 pub use entry::Entry;
 pub use fold::fold;
 pub use mention::{stems, Mentions};

@@ -3,6 +3,7 @@
 //! documents a question names, a pope's or the Council's documents ranked by
 //! subject, and the documents whose subjects a question names.
 
+use crate::aliases::SubjectAliases;
 use crate::entry::Entry;
 use crate::fold::{fold, indic_skeleton, is_han, is_indic};
 use crate::mention::{self, Mentions};
@@ -11,6 +12,8 @@ use std::sync::OnceLock;
 
 /// The data file, compiled in: facts only (titles, dates, links), written by us.
 const BUNDLED: &str = include_str!("../data/registry.json");
+/// The names people use for the modern subjects, compiled in.
+const BUNDLED_ALIASES: &str = include_str!("../data/subject_aliases.json");
 
 /// Why a registry could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +54,8 @@ pub struct Registry {
     by_id: HashMap<String, usize>,
     /// Longest names first, so that "Evangelii gaudium" wins over a shorter name inside it.
     names: Vec<Name>,
+    /// The names people use for the subjects, in the ten languages.
+    aliases: SubjectAliases,
 }
 
 impl Registry {
@@ -58,7 +63,13 @@ impl Registry {
     pub fn bundled() -> &'static Registry {
         static REGISTRY: OnceLock<Registry> = OnceLock::new();
         REGISTRY.get_or_init(|| match Registry::from_json(BUNDLED) {
-            Ok(r) => r,
+            Ok(r) => match SubjectAliases::from_json(BUNDLED_ALIASES) {
+                Ok(a) => r.with_subject_aliases(a),
+                Err(e) => {
+                    tracing::error!("subject aliases: {e}; subjects are matched in English only");
+                    r
+                }
+            },
             Err(e) => {
                 // The bundled file is tested; an unreadable one must not take the answers down.
                 tracing::error!("{e}; the registry of the modern Magisterium is empty");
@@ -98,7 +109,13 @@ impl Registry {
             entries,
             by_id,
             names,
+            aliases: SubjectAliases::default(),
         })
+    }
+
+    /// This registry, matching subjects by `aliases` too.
+    pub fn with_subject_aliases(self, aliases: SubjectAliases) -> Registry {
+        Registry { aliases, ..self }
     }
 
     /// Every entry, in file order.
@@ -220,9 +237,12 @@ impl Registry {
 
     /// Entries one of whose subject phrases `text` contains whole (`"euthanasia"`,
     /// `"in vitro fertilization"`; a word also matches itself with a short ending
-    /// more, so `"vaccine"` meets `"vaccines"`), with the phrases found; longest phrases first.
+    /// more, so `"vaccine"` meets `"vaccines"`) or names by one of its aliases
+    /// in any of the ten languages ("test-tube babies", "试管婴儿"), with the
+    /// registry's phrases found; longest phrases first.
     pub fn subjects_named_in(&self, text: &str) -> Vec<(&Entry, Vec<&str>)> {
         let words = word_list(&fold(text));
+        let aliased = self.aliases.subjects_in(text);
         let mut out: Vec<(&Entry, Vec<&str>, usize)> = self
             .entries
             .iter()
@@ -231,6 +251,9 @@ impl Registry {
                     .subjects
                     .iter()
                     .filter(|s| {
+                        if aliased.contains(&s.as_str()) {
+                            return true;
+                        }
                         // "AI": an upper-case abbreviation, as a word in its own case.
                         if s.len() <= 4 && s.chars().all(|c| c.is_ascii_uppercase()) {
                             return mention::has_word(text, s);
@@ -310,7 +333,7 @@ fn word_list(folded: &str) -> Vec<String> {
 
 /// The same word, or one with a short ending more (`vaccine`/`vaccines`); not
 /// a longer word of the same root (`ecclesia` is not `ecclesiology`).
-fn same_word(a: &str, b: &str) -> bool {
+pub(crate) fn same_word(a: &str, b: &str) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     // Short words only as they are: "you" is not "youth".
     short == long
@@ -338,5 +361,6 @@ fn empty() -> Registry {
         entries: Vec::new(),
         by_id: HashMap::new(),
         names: Vec::new(),
+        aliases: SubjectAliases::default(),
     }
 }

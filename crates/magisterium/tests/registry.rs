@@ -171,3 +171,90 @@ fn the_bundled_registry_covers_what_it_must() {
         assert!(!e.source.is_empty());
     }
 }
+
+#[test]
+fn documents_described_by_kind_and_year_are_found() {
+    let r = Registry::bundled();
+    let ids = |q: &str, subject: &str| -> Vec<String> {
+        r.described_in(q, subject)
+            .iter()
+            .map(|e| e.id.clone())
+            .collect()
+    };
+    // one encyclical that year
+    assert_eq!(ids("the 1968 encyclical", ""), ["humanae-vitae"]);
+    assert_eq!(ids("Co říká encyklika z roku 1968?", ""), ["humanae-vitae"]);
+    // a declaration that year, another kind the same year is not taken
+    assert_eq!(
+        ids("the 2023 declaration on blessings", "blessings"),
+        ["fiducia-supplicans"]
+    );
+    // several documents of that kind and year: the subject decides, or nothing
+    assert_eq!(
+        ids("the 2023 exhortation on climate", "climate change"),
+        ["laudate-deum"]
+    );
+    assert!(ids("the 2023 exhortation", "").is_empty());
+    // no kind, a year of no registry document, or no year: nothing
+    assert!(ids("What did the pope say in 2023?", "").is_empty());
+    assert!(ids("the 1891 encyclical on labour", "labour").is_empty());
+    assert!(ids("the encyclical on labour", "labour").is_empty());
+}
+
+#[test]
+fn modern_subjects_are_named_in_ten_languages() {
+    let r = Registry::bundled();
+    let named = |q: &str| -> Vec<String> {
+        r.subjects_named_in(q)
+            .into_iter()
+            .flat_map(|(_, phrases)| phrases.into_iter().map(str::to_string))
+            .collect()
+    };
+    for (q, subject) in [
+        ("Is mercy killing ever allowed?", "euthanasia"),
+        ("¿Qué dice la Iglesia sobre la eutanasia?", "euthanasia"),
+        (
+            "La fecondazione in vitro è lecita?",
+            "in vitro fertilization",
+        ),
+        ("教会如何看待人工智能？", "artificial intelligence"),
+        ("Co učí církev o jaderných zbraních?", "nuclear weapons"),
+        ("জলবায়ু পরিবর্তন নিয়ে চার্চ কী বলে?", "climate change"),
+    ] {
+        assert!(named(q).iter().any(|s| s == subject), "{q}: {:?}", named(q));
+    }
+    // the aliases add nothing to questions the pre-1930 library answers
+    let plain = Registry::from_json(include_str!("../data/registry.json")).unwrap();
+    for q in [
+        "What is grace?",
+        "Why do we pray for the dead?",
+        "Who was Saint Augustine?",
+        "Proč se modlíme za zemřelé?",
+        "什么是恩宠？",
+    ] {
+        let without: Vec<String> = plain
+            .subjects_named_in(q)
+            .into_iter()
+            .flat_map(|(_, phrases)| phrases.into_iter().map(str::to_string))
+            .collect();
+        assert_eq!(named(q), without, "{q}");
+    }
+}
+
+#[test]
+fn the_subject_aliases_file_names_registry_subjects() {
+    let json = include_str!("../data/subject_aliases.json");
+    let a = ecclesia_magisterium::SubjectAliases::from_json(json).unwrap();
+    assert!(a.len() >= 200, "{} subjects", a.len());
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    let r = Registry::bundled();
+    for row in v["subjects"].as_array().unwrap() {
+        let s = row["subject"].as_str().unwrap();
+        assert!(
+            r.entries()
+                .iter()
+                .any(|e| e.subjects.iter().any(|x| x == s)),
+            "{s} is no registry subject"
+        );
+    }
+}

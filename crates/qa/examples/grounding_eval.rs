@@ -10,8 +10,12 @@
 //! ```text
 //! cargo run --release -p ecclesia-qa --features corpus --example grounding_eval -- \
 //!     <store>/gen-…/corpus crates/qa/tests/fixtures/grounding_test_a.json [more sets…] \
-//!     [--settings JSON] [--show N] [--json OUT]
+//!     [--settings JSON] [--show N] [--json OUT] [--e5 models/multilingual-e5-small]
 //! ```
+//!
+//! `--e5` answers as `serve` does once it has multilingual-e5-small: the
+//! on-topic classifier's second voice and the cross-language vectors (read
+//! from the store's cache, or computed and cached there first).
 
 use ecclesia_corpus::Corpus;
 use ecclesia_magisterium::{fold, Registry};
@@ -80,6 +84,26 @@ fn first_sentences(text: &str, n: usize) -> String {
     out.replace('\n', " ")
 }
 
+/// The cross-language vectors, as `serve` builds them (cached in the store).
+fn attach_crosslingual(corpus: &mut Corpus, e5: Arc<ecclesia_e5::E5>) -> Result<(), String> {
+    let x = ecclesia_corpus::crosslingual::CrossLingual::new(
+        ecclesia_e5::MODEL_SHA256,
+        Box::new(move |t: &str, q: bool| {
+            if q { e5.query(t) } else { e5.passage(t) }.map_err(|e| e.to_string())
+        }),
+    );
+    let (units, heads) = corpus.crosslingual_units().map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    x.build(&units, heads, &x.cache_path(corpus.dir()))?;
+    println!(
+        "cross-language vectors: {} texts ({heads} documents) in {:.1} s",
+        units.len(),
+        t.elapsed().as_secs_f64()
+    );
+    corpus.attach_crosslingual(x);
+    Ok(())
+}
+
 fn main() {
     if let Err(e) = run() {
         eprintln!("error: {e}");
@@ -93,6 +117,7 @@ fn run() -> Result<(), String> {
     let mut settings = serde_json::Value::Null;
     let mut show = 0usize;
     let mut json_out: Option<PathBuf> = None;
+    let mut e5_dir: Option<PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut val = || args.next().ok_or(format!("{a} needs a value"));
@@ -100,19 +125,29 @@ fn run() -> Result<(), String> {
             "--settings" => settings = serde_json::from_str(&val()?).map_err(|e| e.to_string())?,
             "--show" => show = val()?.parse().map_err(|_| "--show needs a number")?,
             "--json" => json_out = Some(PathBuf::from(val()?)),
+            "--e5" => e5_dir = Some(PathBuf::from(val()?)),
             other if store.is_none() => store = Some(PathBuf::from(other)),
             other => sets.push(PathBuf::from(other)),
         }
     }
     let store = store.ok_or("usage: grounding_eval <corpus store dir> <set.json>…")?;
-    let corpus = Arc::new(Corpus::open(&store).map_err(|e| e.to_string())?);
+    let mut corpus = Corpus::open(&store).map_err(|e| e.to_string())?;
     let s = QaSettings::from_json(&settings).map_err(|e| e.to_string())?;
+    let mut config = s.engine_config();
+    if let Some(dir) = &e5_dir {
+        let e5 = Arc::new(ecclesia_e5::E5::load(dir, None).map_err(|e| e.to_string())?);
+        attach_crosslingual(&mut corpus, e5.clone())?;
+        let encode = Box::new(move |q: &str| e5.query(q).map_err(|e| e.to_string()));
+        let vote = ecclesia_qa::SemanticVote::bundled(ecclesia_e5::MODEL_SHA256, encode)
+            .map_err(|e| e.to_string())?;
+        config.topic_vote = Some(Arc::new(vote));
+    }
     let language = Some(s.language.clone()).filter(|l| !l.is_empty() && l != "*");
-    let retriever = Arc::new(CorpusRetriever::new(corpus, language));
+    let retriever = Arc::new(CorpusRetriever::new(Arc::new(corpus), language));
     let engine = QaEngine::new(
         retriever.clone(),
         s.generator().map_err(|e| e.to_string())?,
-        s.engine_config(),
+        config,
     );
     let registry = Registry::bundled();
     let mut records = Vec::new();

@@ -366,10 +366,11 @@ fn attach_semantic(env: &SkillEnv, corpus: &mut Corpus) {
     }
 }
 
-/// Attach the cross-language document vectors (multilingual-e5-small, the
-/// model `[qa] topic_model` selects): a server computes them in the
-/// background (about 100 s on two cores, once: they are cached in the
-/// store); a one-shot command uses them only when cached.
+/// Attach the cross-language vectors (multilingual-e5-small, the model
+/// `[qa] topic_model` selects): a server computes them in the background
+/// (the document heads in about 100 s on two cores, then their passages in
+/// about 20 minutes, once: they are cached in the store as they come); a
+/// one-shot command uses what is cached.
 fn attach_crosslingual(env: &SkillEnv, corpus: &mut Corpus) {
     let Some(dir) = crate::qa_topic::configured_dir(env) else {
         tracing::info!(
@@ -395,7 +396,7 @@ fn attach_crosslingual(env: &SkillEnv, corpus: &mut Corpus) {
     if !env.background && !cache.is_file() {
         return;
     }
-    let texts = match corpus.crosslingual_texts() {
+    let (units, heads) = match corpus.crosslingual_units() {
         Ok(t) => t,
         Err(e) => {
             tracing::error!(error = %e, "cross-language search off");
@@ -403,26 +404,29 @@ fn attach_crosslingual(env: &SkillEnv, corpus: &mut Corpus) {
         }
     };
     corpus.attach_crosslingual(x.clone());
+    if !env.background {
+        if let Err(e) = x.load_cached(&units, heads, &cache) {
+            tracing::error!(error = %e, "cross-language search off");
+        }
+        return;
+    }
     let build = move || {
         let started = std::time::Instant::now();
-        match x.build(&texts, &cache) {
+        match x.build(&units, heads, &cache) {
             Ok(()) => tracing::info!(
-                documents = texts.len(),
+                documents = heads,
+                passages = units.len() - heads,
                 seconds = started.elapsed().as_secs(),
-                "cross-language document vectors ready"
+                "cross-language vectors ready"
             ),
-            Err(e) => tracing::error!(error = %e, "cross-language document vectors failed"),
+            Err(e) => tracing::error!(error = %e, "cross-language vectors failed"),
         }
     };
-    if env.background {
-        if let Err(e) = std::thread::Builder::new()
-            .name("crosslingual".into())
-            .spawn(build)
-        {
-            tracing::error!(error = %e, "cross-language search off: no thread");
-        }
-    } else {
-        build();
+    if let Err(e) = std::thread::Builder::new()
+        .name("crosslingual".into())
+        .spawn(build)
+    {
+        tracing::error!(error = %e, "cross-language search off: no thread");
     }
 }
 

@@ -3,7 +3,7 @@
 //! Italian, Latin, French, Spanish or Portuguese whose vector is closest.
 
 use super::{Corpus, RankedDoc};
-use crate::crosslingual::{CrossLingual, DOC_CHARS};
+use crate::crosslingual::{CrossLingual, Unit, DOC_CHARS, PASSAGE_CHARS};
 use crate::fusion::RRF_K;
 use crate::lexical::Filters;
 use crate::query::normalize::Normalized;
@@ -42,13 +42,15 @@ use std::sync::Arc;
 
 /// Documents the cross-language list gives.
 const ACROSS_DOCS: usize = 10;
+/// A passage shorter than this is a heading: not encoded on its own.
+const MIN_PASSAGE_CHARS: usize = 200;
 /// Its weight in the fusion (the catalogue's too): a document list beside
 /// the catalogue's, which finds documents by their title as this finds them by their subject.
 const ACROSS_WEIGHT: f32 = 1.0;
 
 impl Corpus {
     /// Use `x` for questions in other languages than English (its vectors
-    /// are built by [`CrossLingual::build`] over [`Self::crosslingual_texts`]).
+    /// are built by [`CrossLingual::build`] over [`Self::crosslingual_units`]).
     pub fn attach_crosslingual(&mut self, x: Arc<CrossLingual>) {
         self.crosslingual = Some(x);
     }
@@ -58,11 +60,15 @@ impl Corpus {
         self.crosslingual.as_ref()
     }
 
-    /// What the cross-language vectors encode: every document with text in a
-    /// language other than English (Bibles aside), as its title and first
-    /// passages, at most [`DOC_CHARS`] characters.
-    pub fn crosslingual_texts(&self) -> Result<Vec<(u32, String)>, CorpusError> {
-        let mut out = Vec::new();
+    /// What the cross-language vectors encode, and how many of them come
+    /// first: every document with text in a language other than English
+    /// (Bibles aside) as its head (title and first passages, at most
+    /// [`DOC_CHARS`] characters), then each passage of those documents with
+    /// its document's title (at most [`PASSAGE_CHARS`]; passages of fewer
+    /// than [`MIN_PASSAGE_CHARS`] are headings and are left out).
+    pub fn crosslingual_units(&self) -> Result<(Vec<Unit>, usize), CorpusError> {
+        let mut heads = Vec::new();
+        let mut passages = Vec::new();
         for (d, e) in self.docs.iter().enumerate() {
             if e.language == "en" || e.metadata_only || e.count == 0 || e.is_bible {
                 continue;
@@ -70,22 +76,30 @@ impl Corpus {
             let Some(meta) = self.meta_by_idx(d as u32)? else {
                 continue;
             };
-            let mut text = meta.title.clone();
-            for p in self.passages_in(e.first_ord, e.first_ord + e.count.min(8))? {
-                if text.chars().count() >= DOC_CHARS {
-                    break;
+            let mut head = meta.title.clone();
+            let passages_of = self.passages_in(e.first_ord, e.first_ord + e.count)?;
+            for (ord, p) in (e.first_ord..).zip(passages_of) {
+                if head.chars().count() < DOC_CHARS {
+                    head.push('\n');
+                    head.push_str(&p.text);
                 }
-                text.push('\n');
-                text.push_str(&p.text);
+                if p.text.chars().count() >= MIN_PASSAGE_CHARS {
+                    passages.push(Unit {
+                        doc: d as u32,
+                        ord: ord as u32,
+                        text: cut(&format!("{}\n{}", meta.title, p.text), PASSAGE_CHARS),
+                    });
+                }
             }
-            let cut = text
-                .char_indices()
-                .nth(DOC_CHARS)
-                .map_or(text.len(), |(i, _)| i);
-            text.truncate(cut);
-            out.push((d as u32, text));
+            heads.push(Unit {
+                doc: d as u32,
+                ord: e.first_ord as u32,
+                text: cut(&head, DOC_CHARS),
+            });
         }
-        Ok(out)
+        let n = heads.len();
+        heads.extend(passages);
+        Ok((heads, n))
     }
 
     /// Add the cross-language list to `docs` (scores summed; new documents
@@ -98,7 +112,7 @@ impl Corpus {
         if !crate::query::enabled() || !is_foreign(query) {
             return;
         }
-        for (rank, (d, _)) in x.ranked(query, ACROSS_DOCS).into_iter().enumerate() {
+        for (rank, (d, ord, _)) in x.ranked(query, ACROSS_DOCS).into_iter().enumerate() {
             let e = &self.docs[d as usize];
             if !e.passes(filters) {
                 continue;
@@ -106,10 +120,19 @@ impl Corpus {
             let add = ACROSS_WEIGHT / (RRF_K + rank as f32 + 1.0) * self.source_weight(d);
             match docs.iter_mut().find(|x| x.0 == d) {
                 Some(x) => x.1 += add,
-                None => docs.push((d, add, e.first_ord)),
+                None => docs.push((d, add, u64::from(ord))),
             }
         }
     }
+}
+
+/// `text` cut to at most `chars` characters.
+fn cut(text: &str, chars: usize) -> String {
+    let end = text
+        .char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| i);
+    text[..end].to_string()
 }
 
 #[cfg(test)]

@@ -232,7 +232,12 @@ pub fn decide(
     registry: &Registry,
 ) -> Grounding {
     let lang = detect(question);
-    let m = registry.mentions(question);
+    let mut m = registry.mentions(question);
+    if m.documents.is_empty() {
+        // "The 2023 declaration on blessings": described, not named.
+        let subject = crate::translate::english_terms(&m.remainder);
+        m.documents = registry.described_in(question, &subject);
+    }
     let held = retriever.documents_named_in(question).unwrap_or_default();
     let held_titles: Vec<String> = held
         .iter()
