@@ -37,7 +37,7 @@ async function days(localizedCalendar, settings) {
   const general = await days(bundle('general-roman'), {});
   const gLines = [...general].map(([date, [id, season]]) => `${date}\t${id}\t${season}`);
   const nLines = [];
-  for (const [id, romcalName, , , epiphany, ascension, corpus] of rows) {
+  for (const [id, , romcalName, , , epiphany, ascension, corpus] of rows) {
     const settings = {
       epiphanyOnSunday: epiphany === 'sunday',
       ascensionOnSunday: ascension === 'sunday',

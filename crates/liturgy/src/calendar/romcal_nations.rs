@@ -21,7 +21,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-/// Our table of nations: id, romcal calendar, region, languages, transfers, source.
+/// Our table of nations: id, English name, romcal calendar, region, languages, transfers, source.
 pub const NATIONS_TSV: &str = include_str!("../../data/nations.tsv");
 
 /// Where Epiphany is kept.
@@ -40,6 +40,8 @@ pub enum EpiphanyRule {
 pub struct Nation {
     /// Our calendar id (ISO 3166: `pl`, `gb-eng`).
     pub id: String,
+    /// English name of the nation (`Poland`, `England`), for labels.
+    pub name: String,
     /// The `calendar` value in romcal's data (`poland`, `england`).
     pub romcal: String,
     /// The wider calendar applied first (`europe`, `americas`), if any.
@@ -57,6 +59,7 @@ pub struct Nation {
 }
 
 /// Parse `data/nations.tsv` (comment lines start with `#`; the header starts with `id`).
+/// The console and CLI can label the national ids with [`Nation::name`].
 pub fn nations() -> Result<Vec<Nation>, LiturgyError> {
     let path = Path::new("crates/liturgy/data/nations.tsv");
     let mut out = Vec::new();
@@ -66,10 +69,10 @@ pub fn nations() -> Result<Vec<Nation>, LiturgyError> {
         }
         let f: Vec<&str> = line.split('\t').collect();
         let bad = |what: &str| LiturgyError::data(path, format!("line {}: {what}", n + 1));
-        if f.len() != 8 {
-            return Err(bad("expected 8 tab-separated fields"));
+        if f.len() != 9 {
+            return Err(bad("expected 9 tab-separated fields"));
         }
-        let epiphany = match f[4] {
+        let epiphany = match f[5] {
             "jan6" => EpiphanyRule::Jan6,
             "sunday" => EpiphanyRule::Sunday,
             "adjacent" => EpiphanyRule::Adjacent,
@@ -82,13 +85,14 @@ pub fn nations() -> Result<Vec<Nation>, LiturgyError> {
         };
         out.push(Nation {
             id: f[0].to_string(),
-            romcal: f[1].to_string(),
-            region: (f[2] != "-").then(|| f[2].to_string()),
-            langs: f[3].split(',').map(str::to_string).collect(),
+            name: f[1].to_string(),
+            romcal: f[2].to_string(),
+            region: (f[3] != "-").then(|| f[3].to_string()),
+            langs: f[4].split(',').map(str::to_string).collect(),
             epiphany,
-            ascension_on_sunday: day(f[5])?,
-            corpus_christi_on_sunday: day(f[6])?,
-            source: f[7].to_string(),
+            ascension_on_sunday: day(f[6])?,
+            corpus_christi_on_sunday: day(f[7])?,
+            source: f[8].to_string(),
         });
     }
     Ok(out)
@@ -303,7 +307,8 @@ impl SlugMap {
 }
 
 /// An English name made from a romcal slug and, where it has the person, the martyrology
-/// catalog: `adalbert_of_prague_bishop` → "Saint Adalbert of Prague, Bishop".
+/// catalog: `adalbert_of_prague_bishop` → "Saint Adalbert of Prague, Bishop and Martyr";
+/// `irish_martyrs` → "Irish Martyrs"; `our_lady_of_knock` → "Our Lady of Knock".
 fn english_name(slug: &str, person: Option<&Value>) -> String {
     const SMALL: &[&str] = &[
         "of", "the", "and", "de", "in", "on", "da", "del", "du", "von",
@@ -318,56 +323,85 @@ fn english_name(slug: &str, person: Option<&Value>) -> String {
         "virgin",
         "virgins",
         "abbot",
+        "abbess",
         "religious",
         "pope",
         "monk",
         "hermit",
         "hermits",
         "deacon",
-        "doctor",
     ];
-    let words: Vec<&str> = slug.split('_').collect();
-    let mut end = words.len();
-    while end > 1 && TITLES.contains(&words[end - 1]) {
-        end -= 1;
-    }
+    /// Titles of the catalog printed after the name; others (`QUEEN_OF_POLAND`) are not titles of a saint.
+    const PERSON_TITLES: &[&str] = &[
+        "BISHOP",
+        "PRIEST",
+        "MARTYR",
+        "VIRGIN",
+        "ABBOT",
+        "ABBESS",
+        "RELIGIOUS",
+        "POPE",
+        "MONK",
+        "HERMIT",
+        "DEACON",
+        "DOCTOR_OF_THE_CHURCH",
+        "MISSIONARY",
+        "APOSTLE",
+        "EVANGELIST",
+    ];
     let cap = |w: &str| {
         let mut c = w.chars();
         c.next()
             .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
             .unwrap_or_default()
     };
-    let base: Vec<String> = words[..end]
-        .iter()
-        .enumerate()
-        .map(|(i, w)| {
-            if i > 0 && SMALL.contains(w) {
-                w.to_string()
-            } else {
-                cap(w)
-            }
-        })
-        .collect();
-    let base = base.join(" ");
-    let titles: Vec<String> = words[end..].iter().map(|w| cap(w)).collect();
-    let Some(p) = person else {
-        return if titles.is_empty() {
-            base
-        } else {
-            format!("{base}, {}", titles.join(" and "))
-        };
+    let words_of = |ws: &[&str]| {
+        ws.iter()
+            .enumerate()
+            .map(|(i, w)| {
+                if i > 0 && SMALL.contains(w) {
+                    w.to_string()
+                } else {
+                    cap(w)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
     };
-    let prefix = match p.get("canonizationLevel").and_then(Value::as_str) {
+    let words: Vec<&str> = slug.split('_').collect();
+    let mut end = words.len();
+    while end > 1 && TITLES.contains(&words[end - 1]) {
+        end -= 1;
+    }
+    let level = person
+        .filter(|p| p.get("count").is_none())
+        .and_then(|p| p.get("canonizationLevel"))
+        .and_then(Value::as_str);
+    let prefix = match level {
         Some("BLESSED") => "Blessed ",
         Some("SAINT") => "Saint ",
         _ => "",
     };
-    let ptitles: Vec<String> = p
-        .get("titles")
+    let collective = matches!(words.first(), Some(&("our" | "all" | "holy" | "first")))
+        || words.iter().any(|w| *w == "companions" || *w == "saints");
+    if prefix.is_empty() || collective {
+        // A celebration, not one person: the slug as words, its titles after a comma when it
+        // names people with companions ("Vincent Lewoniuk and Companions, Martyrs").
+        let full = words_of(&words);
+        return if words[..end].contains(&"companions") && end < words.len() {
+            format!("{}, {}", words_of(&words[..end]), words_of(&words[end..]))
+        } else {
+            full
+        };
+    }
+    let base = words_of(&words[..end]);
+    let ptitles: Vec<String> = person
+        .and_then(|p| p.get("titles"))
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(Value::as_str)
+        .filter(|t| PERSON_TITLES.contains(t))
         .map(|t| {
             t.split('_')
                 .map(|w| {
@@ -382,7 +416,11 @@ fn english_name(slug: &str, person: Option<&Value>) -> String {
                 .join(" ")
         })
         .collect();
-    let titles = if ptitles.is_empty() { titles } else { ptitles };
+    let titles: Vec<String> = if ptitles.is_empty() {
+        words[end..].iter().map(|w| cap(w)).collect()
+    } else {
+        ptitles
+    };
     if titles.is_empty() {
         format!("{prefix}{base}")
     } else {
@@ -616,5 +654,53 @@ impl CalendarData {
     /// romcal slugs of the General Calendar matched to our keys (empty when romcal's data is absent).
     pub fn romcal_slugs(&self) -> &SlugMap {
         &self.romcal_slugs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_from_slugs() {
+        let saint =
+            serde_json::json!({"canonizationLevel": "SAINT", "titles": ["BISHOP", "MARTYR"]});
+        assert_eq!(
+            english_name("adalbert_of_prague_bishop", Some(&saint)),
+            "Saint Adalbert of Prague, Bishop and Martyr"
+        );
+        let queen =
+            serde_json::json!({"canonizationLevel": "SAINT", "titles": ["QUEEN_OF_POLAND"]});
+        assert_eq!(
+            english_name("our_lady_queen_of_poland", Some(&queen)),
+            "Our Lady Queen of Poland"
+        );
+        assert_eq!(english_name("irish_martyrs", None), "Irish Martyrs");
+        assert_eq!(
+            english_name("our_lord_jesus_christ_the_eternal_high_priest", None),
+            "Our Lord Jesus Christ the Eternal High Priest"
+        );
+        assert_eq!(
+            english_name("vincent_lewoniuk_and_companions_martyrs", None),
+            "Vincent Lewoniuk and Companions, Martyrs"
+        );
+    }
+
+    #[test]
+    fn precedences_and_table() {
+        assert_eq!(
+            grade_of("ProperSolemnity_PrincipalPatron_4a"),
+            Some((6, true))
+        );
+        assert_eq!(grade_of("GeneralMemorial_10"), Some((3, false)));
+        assert_eq!(grade_of("OptionalMemorial_12"), Some((2, true)));
+        assert_eq!(grade_of("Nonsense"), None);
+        let n = nations().expect("nations.tsv parses");
+        assert_eq!(n.len(), 54, "54 nations: 50 from romcal, 4 from LitCal");
+        let ids: std::collections::HashSet<&str> = n.iter().map(|x| x.id.as_str()).collect();
+        assert_eq!(ids.len(), n.len(), "ids are unique");
+        for id in ["pl", "br", "ph", "ie", "gb-eng", "gb-wls", "gb-sct", "gr"] {
+            assert!(ids.contains(id), "{id}");
+        }
     }
 }
