@@ -130,6 +130,17 @@ const TEMPORAL_SLUGS: &[(&str, &str, i64)] = &[
     ("mary_mother_of_the_church", "MaryMotherChurch", 50),
 ];
 
+/// National slugs of saints whom the General Calendar inscribed after romcal's data was taken
+/// (commit 78b991e, October 2024): the same saint as our key, not a second celebration. A national
+/// row for them also keeps the saint in the years before the general inscription (from 1970, like
+/// every romcal proper, whose since-years the data does not carry).
+const SLUG_ALIASES: &[(&str, &str)] = &[
+    // Inscribed in the General Calendar in 2025 (`DECREES`); Hungary and India had her earlier.
+    ("teresa_of_calcutta_religious", "StTeresaCalcutta"),
+    // Inscribed in 2026 (`DECREES`); England, Wales and Ireland had him earlier.
+    ("john_henry_newman_priest", "StJohnHenryNewman"),
+];
+
 /// Moveable dates of proper celebrations, from romcal's `dateDef` (npm
 /// `@romcal/calendar.<nation>@3.0.0-dev.116`), which the flattened data leaves empty.
 enum Moveable {
@@ -273,6 +284,11 @@ impl SlugMap {
         let mut to_key = HashMap::new();
         for (slug, key, _) in TEMPORAL_SLUGS {
             to_key.insert(slug.to_string(), key.to_string());
+        }
+        for (slug, key) in SLUG_ALIASES {
+            if general.iter().any(|g| g.key == *key) {
+                to_key.insert(slug.to_string(), key.to_string());
+            }
         }
         for r in rows.iter().filter(|r| r.calendar == "general_roman") {
             let date = match (r.month, r.day) {
@@ -508,6 +524,23 @@ fn apply_row(
         return;
     }
     if exists {
+        let alias = SLUG_ALIASES.iter().any(|(s, _)| *s == row.id);
+        let first = sanctorale
+            .iter()
+            .filter(|g| g.key == key)
+            .map(|g| g.from_year)
+            .min()
+            .unwrap_or(1970);
+        if alias && first > 1970 {
+            // The nation kept the saint before the General Calendar did.
+            if let Some(g) = sanctorale.iter().find(|g| g.key == key) {
+                let mut early = g.clone();
+                early.from_year = 1970;
+                early.until_year = Some(first - 1);
+                early.proper = true;
+                sanctorale.push(early);
+            }
+        }
         for g in sanctorale.iter_mut().filter(|g| g.key == key) {
             if let (Some(m), Some(d)) = (row.month, row.day) {
                 g.month = m;
