@@ -286,6 +286,10 @@ fn nation_ids_and_errors() {
     let msg = err.to_string();
     assert!(msg.contains("pl") && msg.contains("gb-eng") && msg.contains("general-roman"));
     assert_eq!(data.spec("gr").expect("Greece").id, "gr");
+    assert_eq!(data.spec("Poland").expect("by name").id, "pl");
+    assert_eq!(data.spec("england").expect("by name").id, "gb-eng");
+    assert_eq!(data.spec("GB_WLS").expect("normalised").id, "gb-wls");
+    assert_eq!(data.spec("roman").expect("alias").id, "general-roman");
     let pl = data.spec("pl").expect("Poland");
     assert!(data.year(pl, 1969).is_err() && data.year(pl, 10000).is_err());
     // Poland: Our Lady Queen of Poland, a solemnity on 3 May; Ascension on Sunday.

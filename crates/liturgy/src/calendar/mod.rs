@@ -62,7 +62,8 @@ pub struct CalendarData {
 
 impl CalendarData {
     /// The calendar with this id (`general-roman`, `us`, `pl`, `gb-eng`, …; `roman`, `universal` are
-    /// aliases of `general-roman`; `gr` is Greece).
+    /// aliases of `general-roman`; `gr` is Greece; a nation's English or romcal name, `poland`,
+    /// `england`, also finds it).
     pub fn spec(&self, id: &str) -> Result<&CalendarSpec, LiturgyError> {
         let norm = id.trim().to_lowercase().replace(['_', ' '], "-");
         let norm = match norm.as_str() {
@@ -71,6 +72,13 @@ impl CalendarData {
             "usa" | "united-states" => "us",
             other => other,
         };
+        // A nation may also be named in English or by romcal's name (`poland`, `england`, `new-zealand`).
+        let by_name = romcal_nations::nations().ok().and_then(|ns| {
+            ns.into_iter()
+                .find(|n| n.romcal == norm || n.name.to_lowercase().replace(' ', "-") == norm)
+                .map(|n| n.id)
+        });
+        let norm = by_name.as_deref().unwrap_or(norm);
         self.specs.get(norm).ok_or_else(|| {
             let mut known: Vec<String> = self.specs.keys().cloned().collect();
             known.extend(self.other_ids.iter().cloned());
