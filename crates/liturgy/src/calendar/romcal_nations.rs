@@ -178,37 +178,35 @@ const MOVEABLE: &[(&str, Moveable)] = &[
     ),
 ];
 
-/// Weekday moves of England's and Wales's holy days. Bishops' Conference of England and Wales
-/// (decree of 2006, kept in 2017): "When the Solemnity of Saints Peter and Paul, or the
-/// Assumption, or All Saints falls on a Saturday or a Monday it is transferred to the Sunday";
-/// All Souls then moves from the Sunday to the Monday. romcal's `dateExceptions` have the
-/// Assumption, All Saints on a Saturday and All Souls; Peter and Paul and All Saints on a Monday
-/// are ours (from the decree). (calendars, slug, [(weekday, days)]).
-/// One weekday move rule: (romcal calendars, slug, [(weekday, days)]).
+/// Weekday moves of the holy days of England, Wales and Scotland: "When the Solemnities of
+/// Saints Peter and Paul or the Assumption fall on a Saturday or a Monday they are transferred to
+/// the Sunday; when All Saints falls on a Saturday it is transferred to the Sunday and All Souls
+/// is celebrated on the Monday" (Bishops' Conference of England and Wales, 2006, kept in 2017;
+/// romcal's `dateExceptions` for England and Wales have the Assumption, All Saints and All Souls;
+/// Scotland: the same rules in the Diocese of Aberdeen's list of holy days for 2020; Peter and Paul
+/// from those two sources). (calendars, slug, [(weekday, days)]).
 type WeekdayMove = (
     &'static [&'static str],
     &'static str,
     &'static [(Weekday, i64)],
 );
 
+const BRITAIN: &[&str] = &["england", "wales", "scotland"];
+
 const WEEKDAY_MOVES: &[WeekdayMove] = &[
     (
-        &["england", "wales"],
+        BRITAIN,
         "peter_and_paul_apostles",
         &[(Weekday::Mon, -1), (Weekday::Sat, 1)],
     ),
     (
-        &["england", "wales"],
+        BRITAIN,
         "assumption_of_the_blessed_virgin_mary",
         &[(Weekday::Mon, -1), (Weekday::Sat, 1)],
     ),
+    (BRITAIN, "all_saints", &[(Weekday::Sat, 1)]),
     (
-        &["england", "wales"],
-        "all_saints",
-        &[(Weekday::Mon, -1), (Weekday::Sat, 1)],
-    ),
-    (
-        &["england", "wales"],
+        BRITAIN,
         "commemoration_of_all_the_faithful_departed",
         &[(Weekday::Sun, 1)],
     ),
