@@ -375,6 +375,9 @@ fn english_name(slug: &str, person: Option<&Value>) -> String {
             .map(|(i, w)| {
                 if i > 0 && SMALL.contains(w) {
                     w.to_string()
+                } else if i > 0 && w.chars().all(|c| matches!(c, 'i' | 'v' | 'x')) {
+                    // Regnal numbers: `henry_ii_emperor` → "Henry II Emperor".
+                    w.to_uppercase()
                 } else {
                     cap(w)
                 }
@@ -564,6 +567,23 @@ fn apply_row(
         }
     };
     let (grade, proper) = grade.unwrap_or((2, true));
+    // A proper that names a celebration of the General Calendar on the same day with more saints
+    // (`peter_baptist_blasquez_paul_miki_and_companions_martyrs` for `paul_miki_and_companions_martyrs`,
+    // `henry_ii_emperor_and_cunigunde_of_luxembourg` for `henry_ii_emperor`) is the nation's form of it
+    // and replaces it.
+    if offset.is_none() && rule.is_none() {
+        let replaced: Vec<String> = sanctorale
+            .iter()
+            .filter(|g| g.month == month && g.day == day && g.rule.is_none())
+            .filter(|g| {
+                src.slugs
+                    .slug(&g.key)
+                    .is_some_and(|s| s != row.id && row.id.contains(s))
+            })
+            .map(|g| g.key.clone())
+            .collect();
+        sanctorale.retain(|g| !replaced.contains(&g.key));
+    }
     let person = src.persons.get(&row.id);
     let martyr = row.id.contains("martyr")
         || person
@@ -707,6 +727,10 @@ mod tests {
             "Our Lady Queen of Poland"
         );
         assert_eq!(english_name("irish_martyrs", None), "Irish Martyrs");
+        assert_eq!(
+            english_name("henry_ii_emperor_and_cunigunde_of_luxembourg", None),
+            "Henry II Emperor and Cunigunde of Luxembourg"
+        );
         assert_eq!(
             english_name("our_lord_jesus_christ_the_eternal_high_priest", None),
             "Our Lord Jesus Christ the Eternal High Priest"
