@@ -32,6 +32,13 @@ pub struct SanctoralEntry {
     pub sunday_to_monday: bool,
     /// A moveable rule instead of month/day ("fourth thursday of november").
     pub rule: Option<(u8, Weekday, u32)>,
+    /// Days after Easter instead of month/day (the Eternal High Priest: 53, the Thursday after
+    /// Pentecost). An entry with the key of a built-in moveable memorial (`MaryMotherChurch`,
+    /// `ImmaculateHeart`) replaces it.
+    pub easter_offset: Option<i64>,
+    /// Moves by weekday: when the date falls on this weekday, it is kept this many days later
+    /// (earlier when negative). England and Wales: the Assumption on a Saturday → Sunday.
+    pub weekday_moves: Vec<(Weekday, i64)>,
 }
 
 /// Changes to the General Roman Calendar after the Missal editions in LitCal,
@@ -278,6 +285,8 @@ pub(super) fn parse_missal(
             proper,
             sunday_to_monday: false,
             rule: None,
+            easter_offset: None,
+            weekday_moves: Vec::new(),
         });
     }
     Ok(out)
@@ -412,6 +421,8 @@ impl CalendarData {
                 proper: false,
                 sunday_to_monday: false,
                 rule: None,
+                easter_offset: None,
+                weekday_moves: Vec::new(),
             });
             names
                 .entry(key.to_string())
@@ -431,6 +442,7 @@ impl CalendarData {
             CalendarSpec {
                 id: "general-roman".into(),
                 epiphany_on_sunday: false,
+                epiphany_adjacent_sunday: false,
                 ascension_on_sunday: false,
                 corpus_christi_on_sunday: false,
                 sanctorale: general.clone(),
@@ -453,6 +465,14 @@ impl CalendarData {
                 load_i18n(&nation.path().join("i18n"), &code, &mut names);
             }
         }
+        // The nations romcal's data defines (LitCal's stay as loaded above).
+        let romcal_slugs = match super::romcal_nations::load(data_dir, &mut specs, &mut names) {
+            Ok(m) => m,
+            Err(e) => {
+                tracing::warn!("romcal national calendars skipped: {e}");
+                super::romcal_nations::SlugMap::default()
+            }
+        };
         load_dioceses(&litcal.join("calendars/dioceses"), &mut specs, &mut names);
         let other_ids = if data_dir.join(crate::missal1962::DATA_DIR).is_dir() {
             vec![crate::missal1962::CALENDAR_ID.to_string()]
@@ -463,6 +483,7 @@ impl CalendarData {
             specs,
             names,
             other_ids,
+            romcal_slugs,
         })
     }
 
@@ -533,9 +554,33 @@ impl CalendarData {
         for item in &items {
             apply_item(&mut sanctorale, names, item);
         }
+        // `eternal_high_priest: true` (NL): Our Lord Jesus Christ, the Eternal High Priest, a feast
+        // on the Thursday after Pentecost (LitCal's data does not say since when: from 1970 here).
+        if settings.get("eternal_high_priest").and_then(Value::as_bool) == Some(true) {
+            sanctorale.push(SanctoralEntry {
+                key: "JesusChristEternalHighPriest".into(),
+                month: 0,
+                day: 0,
+                grade: 4,
+                color: Color::White,
+                from_year: 1970,
+                until_year: None,
+                proper: true,
+                sunday_to_monday: false,
+                rule: None,
+                easter_offset: Some(53),
+                weekday_moves: Vec::new(),
+            });
+            names
+                .entry("JesusChristEternalHighPriest".into())
+                .or_default()
+                .entry("en".into())
+                .or_insert_with(|| "Our Lord Jesus Christ, the Eternal High Priest".into());
+        }
         Ok(CalendarSpec {
             id: String::new(),
             epiphany_on_sunday: is_sunday("epiphany"),
+            epiphany_adjacent_sunday: false,
             ascension_on_sunday: is_sunday("ascension"),
             corpus_christi_on_sunday: is_sunday("corpus_christi"),
             sanctorale,
@@ -615,6 +660,8 @@ pub(super) fn apply_item(
                 proper: true,
                 sunday_to_monday,
                 rule,
+                easter_offset: None,
+                weekday_moves: Vec::new(),
             });
             if let Some(n) = ev.get("name").and_then(Value::as_str) {
                 names

@@ -15,6 +15,7 @@ pub mod data;
 mod format;
 pub mod moveable;
 mod precedence;
+pub mod romcal_nations;
 mod temporal;
 
 pub use data::{Decree, SanctoralEntry, DECREES};
@@ -35,6 +36,9 @@ pub struct CalendarSpec {
     pub id: String,
     /// Epiphany on the Sunday between 2 and 8 January.
     pub epiphany_on_sunday: bool,
+    /// Epiphany on 6 January, but on the adjacent Sunday when 6 January is a Saturday or a
+    /// Monday (England and Wales from 2018). Ignored when `epiphany_on_sunday` is set.
+    pub epiphany_adjacent_sunday: bool,
     /// Ascension on the Seventh Sunday of Easter.
     pub ascension_on_sunday: bool,
     /// Corpus Christi on the Sunday after Trinity.
@@ -52,19 +56,29 @@ pub struct CalendarData {
     names: HashMap<String, HashMap<String, String>>,
     /// Calendars computed elsewhere whose data is present (`1962`), listed in errors.
     other_ids: Vec<String>,
+    /// romcal slugs of the General Calendar matched to our keys.
+    romcal_slugs: romcal_nations::SlugMap,
 }
 
 impl CalendarData {
-    /// The calendar with this id (`general-roman`, `us`, …; `gr`, `roman`, `universal` are aliases).
+    /// The calendar with this id (`general-roman`, `us`, `pl`, `gb-eng`, …; `roman`, `universal` are
+    /// aliases of `general-roman`; `gr` is Greece; a nation's English or romcal name, `poland`,
+    /// `england`, also finds it).
     pub fn spec(&self, id: &str) -> Result<&CalendarSpec, LiturgyError> {
         let norm = id.trim().to_lowercase().replace(['_', ' '], "-");
         let norm = match norm.as_str() {
-            "" | "gr" | "roman" | "general" | "universal" | "general-roman-calendar" => {
-                "general-roman"
-            }
+            // `gr` is Greece (ISO 3166), not an alias of the General Roman Calendar.
+            "" | "roman" | "general" | "universal" | "general-roman-calendar" => "general-roman",
             "usa" | "united-states" => "us",
             other => other,
         };
+        // A nation may also be named in English or by romcal's name (`poland`, `england`, `new-zealand`).
+        let by_name = romcal_nations::nations().ok().and_then(|ns| {
+            ns.into_iter()
+                .find(|n| n.romcal == norm || n.name.to_lowercase().replace(' ', "-") == norm)
+                .map(|n| n.id)
+        });
+        let norm = by_name.as_deref().unwrap_or(norm);
         self.specs.get(norm).ok_or_else(|| {
             let mut known: Vec<String> = self.specs.keys().cloned().collect();
             known.extend(self.other_ids.iter().cloned());

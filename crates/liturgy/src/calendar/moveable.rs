@@ -55,10 +55,18 @@ pub fn moveable(spec: &CalendarSpec, year: i32) -> Result<Moveable, LiturgyError
             x += Duration::days(1);
         }
         x
+    } else if spec.epiphany_adjacent_sunday {
+        let jan6 = d(year, 1, 6)?;
+        match jan6.weekday() {
+            Weekday::Sat => jan6 + Duration::days(1),
+            Weekday::Mon => jan6 - Duration::days(1),
+            _ => jan6,
+        }
     } else {
         d(year, 1, 6)?
     };
-    let baptism = if spec.epiphany_on_sunday && epiphany.day() >= 7 {
+    let on_sunday = spec.epiphany_on_sunday || spec.epiphany_adjacent_sunday;
+    let baptism = if on_sunday && epiphany.weekday() == Weekday::Sun && epiphany.day() >= 7 {
         epiphany + Duration::days(1)
     } else {
         let mut x = epiphany + Duration::days(1);

@@ -61,13 +61,20 @@ pub(super) fn compute_year(
         if year < s.from_year || s.until_year.is_some_and(|u| year > u) {
             continue;
         }
-        let date = match s.rule {
-            Some(r) => nth_weekday(year, r),
-            None => NaiveDate::from_ymd_opt(year, s.month, s.day),
+        let date = match (s.easter_offset, s.rule) {
+            (Some(o), _) => Some(m.easter + Duration::days(o)).filter(|x| x.year() == year),
+            (None, Some(r)) => nth_weekday(year, r),
+            (None, None) => NaiveDate::from_ymd_opt(year, s.month, s.day),
         };
         let Some(mut date) = date else { continue };
         if s.sunday_to_monday && date.weekday() == Weekday::Sun {
             date += Duration::days(1);
+        }
+        if let Some((_, shift)) = s.weekday_moves.iter().find(|(w, _)| *w == date.weekday()) {
+            date += Duration::days(*shift);
+            if date.year() != year {
+                continue;
+            }
         }
         cands[idx(date)].push(Celebration {
             key: s.key.clone(),
@@ -81,8 +88,15 @@ pub(super) fn compute_year(
         });
     }
     // Moveable memorials of the proper of time.
+    // A national entry with the key of a built-in moveable memorial replaces it (Poland keeps
+    // Mary, Mother of the Church as a feast).
+    let replaced = |key: &str| {
+        spec.sanctorale
+            .iter()
+            .any(|s| s.key == key && s.easter_offset.is_some())
+    };
     let ih = m.easter + Duration::days(69);
-    if ih.year() == year {
+    if ih.year() == year && !replaced("ImmaculateHeart") {
         let grade = if year >= 1996 { 3 } else { 2 };
         cands[idx(ih)].push(Celebration {
             key: "ImmaculateHeart".into(),
@@ -95,7 +109,7 @@ pub(super) fn compute_year(
             transferred_from: None,
         });
     }
-    if year >= 2018 {
+    if year >= 2018 && !replaced("MaryMotherChurch") {
         cands[idx(m.pentecost + Duration::days(1))].push(Celebration {
             key: "MaryMotherChurch".into(),
             name: "The Blessed Virgin Mary, Mother of the Church".into(),
