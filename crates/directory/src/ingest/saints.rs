@@ -97,15 +97,26 @@ fn catholic_religion(r: &str) -> bool {
         )
 }
 
-/// (date, month-day) of a Wikidata timestamp list `a;b`: first value with a day.
+/// (date, years, month-days) of a Wikidata timestamp list `a;b`: the first value with a
+/// day, else the first year. Values that are not timestamps (an "unknown value" comes as a
+/// `http://www.wikidata.org/.well-known/genid/…` link) are skipped; BC years keep their `-`.
 fn wd_dates(s: &str) -> (Option<String>, Vec<i64>, Vec<(u32, u32)>) {
     let mut best: Option<String> = None;
     let mut years = Vec::new();
     let mut mds = Vec::new();
-    for v in s.split(';').map(str::trim).filter(|v| v.len() >= 10) {
-        let d = &v[..10];
+    for v in s.split(';').map(str::trim) {
+        let (sign, body) = match v.strip_prefix('-') {
+            Some(b) => ("-", b),
+            None => ("", v),
+        };
+        let Some(d) = body.get(..10) else { continue };
+        let b = d.as_bytes();
+        let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+        if !(digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)) {
+            continue;
+        }
         if let Ok(y) = d[..4].parse::<i64>() {
-            years.push(y);
+            years.push(if sign == "-" { -y } else { y });
         }
         let md = &d[5..10];
         if md != "01-01" {
@@ -113,10 +124,10 @@ fn wd_dates(s: &str) -> (Option<String>, Vec<i64>, Vec<(u32, u32)>) {
                 mds.push((m, dd));
             }
             if best.as_ref().is_none_or(|b| b.len() < 10) {
-                best = Some(d.to_string());
+                best = Some(format!("{sign}{d}"));
             }
         } else if best.is_none() {
-            best = Some(d[..4].to_string());
+            best = Some(format!("{sign}{}", &d[..4]));
         }
     }
     (best, years, mds)
@@ -1129,6 +1140,21 @@ fn record(s: &S, id: String, prior: f32) -> Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wikidata_dates_skip_unknown_values() {
+        let (d, y, md) = wd_dates(
+            "http://www.wikidata.org/.well-known/genid/abc;0420-09-30T00:00:00Z;0419-01-01T00:00:00Z",
+        );
+        assert_eq!(d.as_deref(), Some("0420-09-30"));
+        assert_eq!((y, md), (vec![420, 419], vec![(9, 30)]));
+        assert_eq!(wd_dates("http://www.wikidata.org/x").0, None);
+        assert_eq!(
+            wd_dates("-0100-01-01T00:00:00Z").0.as_deref(),
+            Some("-0100")
+        );
+        assert_eq!(wd_dates("Thé 1234-56-78").0, None);
+    }
 
     /// The made-up miniature in `tests/fixtures/saint-fields-mini` (always present): each
     /// field rule once, and exactly these disagreements.
