@@ -1180,7 +1180,9 @@ mod tests {
             r#"saint field: jerome: birth_date: kept "0345" (wikidata); romcal has "0347""#,
             r#"saint field: marcus-testus: death_date: kept "1600-06-01" (wikidata); romcal has "1601-06-01""#,
             r#"saint field: marcus-testus: feast_day: kept "06-01 (General Roman Calendar (Missale Romanum 2008))" (litcal); romcal has "06-03""#,
+            r#"saint field: marcus-testus: latin_name: kept "Quintus Testus" (crmedr); litcal has "S. Marci Testi, episcopi et martyris""#,
             r#"saint field: marcus-testus: titles: kept "bishop, martyr" (litcal); romcal has "bishop, missionary""#,
+            r#"saint field: thomas-becket: death_date: kept "1170-12-29" (romcal); wikidata has "1171-01-05""#,
             r#"saint field: canonical_status: kept "blessed" (crmedr); wikidata has "saint": 1 saints"#,
         ];
         assert_eq!(found, want, "{found:#?}");
@@ -1211,5 +1213,10 @@ mod tests {
         assert_eq!(m["feast_day"], json!({"month": 6, "day": 1}));
         assert_eq!(m["birth_date"], "1540-03-02");
         assert_eq!(p("odd-dates")["death_date"], Value::Null);
+        let t = p("thomas-becket");
+        assert_eq!(t["death_date"], "1170-12-29");
+        assert_eq!(t["field_sources"]["death_date"], "romcal");
+        assert_eq!(t["birth_date"], "1120-12-21");
+        assert_eq!(t["field_sources"]["birth_date"], "wikidata");
     }
 }
