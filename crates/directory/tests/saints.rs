@@ -112,3 +112,73 @@ fn martyrology_names_link_by_day() {
     assert!(l.as_ref().is_none_or(|l| !l.by_date), "{l:?}");
     assert_eq!(d.link_saint("Zorblax Quux", &[(1, 1)]).unwrap(), None);
 }
+
+/// Every field two saints datasets give differently is an ingest warning (one per saint, or
+/// one per class with its count for the bulk classes); each must be in
+/// `fixtures/saint-field-disagreements.tsv` with the reason the kept value wins, so a new
+/// disagreement (a dataset update, a matching change) fails here until someone decides it,
+/// and a listed one that disappears fails too. Skipped when the shared data is absent.
+/// `SAINT_FIELDS_DUMP=<file>` writes the warnings found, to review a change.
+#[test]
+fn every_saint_field_disagreement_is_known_and_reasoned() {
+    if !common::data_dir().join("directories/saints").is_dir() {
+        eprintln!("no shared data: skipped (the fixture test in saint_fields runs always)");
+        return;
+    }
+    let b = common::built();
+    let found: Vec<&str> = b
+        .report
+        .warnings
+        .iter()
+        .map(String::as_str)
+        .filter(|w| w.starts_with("saint field: "))
+        .collect();
+    if let Ok(path) = std::env::var("SAINT_FIELDS_DUMP") {
+        std::fs::write(&path, found.join("\n") + "\n").unwrap();
+    }
+    let known: Vec<(&str, &str)> = include_str!("fixtures/saint-field-disagreements.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (w, why) = l.split_once('\t').unwrap_or((l, ""));
+            assert!(!why.trim().is_empty(), "no reason: {l}");
+            (w, why)
+        })
+        .collect();
+    let new: Vec<&str> = found
+        .iter()
+        .copied()
+        .filter(|w| !known.iter().any(|(k, _)| k == w))
+        .collect();
+    let gone: Vec<&str> = known
+        .iter()
+        .map(|(k, _)| *k)
+        .filter(|k| !found.contains(k))
+        .collect();
+    assert!(
+        new.is_empty() && gone.is_empty(),
+        "new saint field disagreements (add each with its reason):\n{}\nlisted but no longer found:\n{}",
+        new.join("\n"),
+        gone.join("\n")
+    );
+}
+
+#[test]
+fn reconciled_fields_say_their_source() {
+    let v = saint("Saint Jerome");
+    assert_eq!(v["latin_name"], "Hieronymus");
+    assert_eq!(v["field_sources"]["latin_name"], "crmedr");
+    assert_eq!(v["canonical_status"], "saint");
+    assert_eq!(v["feast_day"]["month"], 9);
+    assert_eq!(v["feast_day"]["day"], 30);
+    assert_eq!(v["field_sources"]["feast_day"], "litcal");
+    assert_eq!(v["field_sources"]["primary_name"], "wikidata");
+    let t = saint("Little Flower");
+    assert_eq!(t["saint_id"], "therese-of-lisieux");
+    assert!(
+        t["field_sources"]["death_date"].is_string(),
+        "{}",
+        t["field_sources"]
+    );
+    assert_eq!(saint("the Poverello")["saint_id"], "francis-of-assisi");
+}

@@ -6,6 +6,7 @@ pub mod operator;
 pub(crate) mod persons;
 pub(crate) mod pope_fields;
 pub(crate) mod popes;
+pub(crate) mod saint_fields;
 pub(crate) mod saints;
 
 use crate::fold::fold;

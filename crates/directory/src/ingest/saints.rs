@@ -4,6 +4,7 @@
 //! Martyrology day, death year, feast day); a source record that fits several
 //! entities equally is not merged.
 
+use super::saint_fields::{self, Claims, Reconciled, SourceDate};
 use super::{read_json, src, Ctx};
 use crate::fold::{fold, slug, tokens};
 use crate::index::Kind;
@@ -42,6 +43,10 @@ struct S {
     biography: Option<(String, String)>,
     group: bool,
     sources: Vec<Value>,
+    /// What each source said, per field (reconciled in `saint_fields`).
+    claims: Claims,
+    /// The reconciled fields, set before the ids are given.
+    fields: Option<Reconciled>,
 }
 
 fn rank(s: Option<&str>) -> u8 {
@@ -92,15 +97,26 @@ fn catholic_religion(r: &str) -> bool {
         )
 }
 
-/// (date, month-day) of a Wikidata timestamp list `a;b`: first value with a day.
+/// (date, years, month-days) of a Wikidata timestamp list `a;b`: the first value with a
+/// day, else the first year. Values that are not timestamps (an "unknown value" comes as a
+/// `http://www.wikidata.org/.well-known/genid/…` link) are skipped; BC years keep their `-`.
 fn wd_dates(s: &str) -> (Option<String>, Vec<i64>, Vec<(u32, u32)>) {
     let mut best: Option<String> = None;
     let mut years = Vec::new();
     let mut mds = Vec::new();
-    for v in s.split(';').map(str::trim).filter(|v| v.len() >= 10) {
-        let d = &v[..10];
+    for v in s.split(';').map(str::trim) {
+        let (sign, body) = match v.strip_prefix('-') {
+            Some(b) => ("-", b),
+            None => ("", v),
+        };
+        let Some(d) = body.get(..10) else { continue };
+        let b = d.as_bytes();
+        let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+        if !(digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)) {
+            continue;
+        }
         if let Ok(y) = d[..4].parse::<i64>() {
-            years.push(y);
+            years.push(if sign == "-" { -y } else { y });
         }
         let md = &d[5..10];
         if md != "01-01" {
@@ -108,17 +124,17 @@ fn wd_dates(s: &str) -> (Option<String>, Vec<i64>, Vec<(u32, u32)>) {
                 mds.push((m, dd));
             }
             if best.as_ref().is_none_or(|b| b.len() < 10) {
-                best = Some(d.to_string());
+                best = Some(format!("{sign}{d}"));
             }
         } else if best.is_none() {
-            best = Some(d[..4].to_string());
+            best = Some(format!("{sign}{}", &d[..4]));
         }
     }
     (best, years, mds)
 }
 
 /// Name compatibility: same first word, and one name's words within the other's.
-fn compatible(a: &[String], b: &[String]) -> bool {
+pub(super) fn compatible(a: &[String], b: &[String]) -> bool {
     // "Mother Teresa" is Teresa: a leading honorific does not count
     let honorific = |t: &String| {
         matches!(
@@ -164,14 +180,31 @@ fn romcal_date(v: &Value) -> (Option<String>, Option<i64>) {
         Value::Number(n) => (n.as_i64().map(|y| format!("{y:04}")), n.as_i64()),
         Value::String(s) => {
             let parts: Vec<&str> = s.split('-').collect();
-            let y = parts.first().and_then(|y| y.parse::<i64>().ok());
             let d = match parts.as_slice() {
+                // "28-02-1936" (Daniel Brottier) is day-month-year
+                [d, m, y] if y.len() == 4 && d.len() <= 2 => {
+                    match (y.parse::<i64>(), m.parse::<u32>(), d.parse::<u32>()) {
+                        (Ok(y), Ok(m @ 1..=12), Ok(d @ 1..=31)) => {
+                            Some(format!("{y:04}-{m:02}-{d:02}"))
+                        }
+                        _ => None,
+                    }
+                }
                 [y, m, d] => match (y.parse::<i64>(), m.parse::<u32>(), d.parse::<u32>()) {
-                    (Ok(y), Ok(m), Ok(d)) => Some(format!("{y:04}-{m:02}-{d:02}")),
-                    _ => None,
+                    (Ok(y), Ok(m @ 1..=12), Ok(d @ 1..=31)) => {
+                        Some(format!("{y:04}-{m:02}-{d:02}"))
+                    }
+                    _ => y.parse::<i64>().ok().map(|y| format!("{y:04}")),
                 },
-                _ => y.map(|y| format!("{y:04}")),
+                _ => parts
+                    .first()
+                    .and_then(|y| y.parse::<i64>().ok())
+                    .map(|y| format!("{y:04}")),
             };
+            let y = d
+                .as_deref()
+                .and_then(|d| d.get(..4))
+                .and_then(|y| y.parse().ok());
             (d, y)
         }
         _ => (None, None),
@@ -234,9 +267,10 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
             dropped.0 += 1;
             continue;
         }
-        let statuses: Vec<&'static str> = get("cannonizationState", q)
+        let raw_states = get("cannonizationState", q);
+        let statuses: Vec<(&'static str, &str)> = raw_states
             .split(';')
-            .filter_map(status_of)
+            .filter_map(|l| status_of(l).map(|s| (s, l.trim())))
             .collect();
         let religions = get("religiousGroup", q);
         let rel: Vec<&str> = religions
@@ -248,7 +282,8 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
             dropped.1 += 1;
             continue;
         }
-        let status = statuses.iter().copied().max_by_key(|s| rank(Some(s)));
+        let best = statuses.iter().copied().max_by_key(|(s, _)| rank(Some(s)));
+        let status = best.map(|(s, _)| s);
         let (birth, _, _) = wd_dates(&get("birthDate", q));
         let (death, years, mds) = wd_dates(&get("deathDate", q));
         let place = |c: &str| {
@@ -265,6 +300,14 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
                 .filter(|s| !s.is_empty())
                 .map(str::to_string)
                 .collect()
+        };
+        let claims = Claims {
+            wikidata_status: best.map(|(s, raw)| (s, raw.to_string())),
+            wikidata_birth: birth.clone(),
+            wikidata_death: death.clone(),
+            names: vec![(saint_fields::WIKIDATA, name.clone())],
+            name_from: Some(saint_fields::WIKIDATA),
+            ..Default::default()
         };
         ss.push(S {
             alive: true,
@@ -285,6 +328,7 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
             orders: list("religiousOrders"),
             citizenship: list("countryCitizen"),
             sources: vec![src(WIKIDATA, "CC0-1.0")],
+            claims,
             ..Default::default()
         });
     }
@@ -397,6 +441,10 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
                     names: vec![(display.clone(), 1.0)],
                     status: Some(status),
                     group,
+                    claims: Claims {
+                        name_from: Some(saint_fields::CRMEDR),
+                        ..Default::default()
+                    },
                     ..Default::default()
                 });
                 ss.len() - 1
@@ -407,6 +455,18 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
         s.names.push((la_name.clone(), 0.95));
         if en_ok {
             s.names.push((en_name.clone(), 0.97));
+            s.claims.names.push((saint_fields::CRMEDR, en_name.clone()));
+        }
+        // the first entry, or one whose Latin names the record when the first did not (a
+        // misaligned English name joins "Sanctus Sergius I" to Peter Claver)
+        let own = tokens(&s.name);
+        let better = match &s.claims.crmedr_latin {
+            None => true,
+            Some(old) => !compatible(&tokens(old), &own) && compatible(&la_t, &own),
+        };
+        if better {
+            s.claims.crmedr_status = Some(status);
+            s.claims.crmedr_latin = Some(la_name.clone());
         }
         // the Italian names are not always aligned with the ids: keep those that agree
         if let Some(i) = it[id]
@@ -583,6 +643,10 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
                     name: name.clone(),
                     names: vec![(name.clone(), 1.0)],
                     status: Some(if level == "SAINT" { "saint" } else { "blessed" }),
+                    claims: Claims {
+                        name_from: Some(saint_fields::ROMCAL),
+                        ..Default::default()
+                    },
                     ..Default::default()
                 });
                 ss.len() - 1
@@ -596,7 +660,9 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
         let old = tokens(&s.name);
         if old.len() == 1 && t.len() > 1 && compatible(&t, &old) {
             s.name = name.clone();
+            s.claims.name_from = Some(saint_fields::ROMCAL);
         }
+        s.claims.names.push((saint_fields::ROMCAL, name.clone()));
         s.titles = c["titles"]
             .as_array()
             .into_iter()
@@ -604,21 +670,23 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
             .filter_map(|t| t.as_str())
             .map(title_word)
             .collect();
-        let (b, _) = romcal_date(&c["dateOfBirth"]);
-        let (d, _) = romcal_date(&c["dateOfDeath"]);
-        if s.birth.is_none() {
-            s.birth = b;
-        }
-        if s.death.is_none() {
-            s.death = d;
-        }
-        if s.status.is_none() || (level == "SAINT" && rank(s.status) < 4) {
-            s.status = Some(if level == "SAINT" { "saint" } else { "blessed" });
-        }
+        s.claims.romcal_titles = s.titles.clone();
+        let dated = |k: &str, approx: &str| {
+            romcal_date(&c[k]).0.map(|value| SourceDate {
+                value,
+                approximate: c[approx].as_bool() == Some(true),
+            })
+        };
+        s.claims.romcal_birth = dated("dateOfBirth", "dateOfBirthIsApproximative");
+        s.claims.romcal_death = dated("dateOfDeath", "dateOfDeathIsApproximative");
+        s.claims.romcal_status = Some(if level == "SAINT" { "saint" } else { "blessed" });
         for f in feast_rows.get(cid).into_iter().flatten() {
             let cal = f["calendar"].as_str().unwrap_or("");
             if cal == "general_roman" {
                 s.general_roman = true;
+                if let (Some(m), Some(d)) = (f["month"].as_u64(), f["day"].as_u64()) {
+                    s.claims.romcal_feast = Some((m as u32, d as u32));
+                }
             }
             if let (Some(m), Some(d)) = (f["month"].as_u64(), f["day"].as_u64()) {
                 s.feast_md.push((m as u32, d as u32));
@@ -705,6 +773,15 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
                 .unwrap_or("")
                 .to_string();
             let base = core_name(&en_name);
+            let litcal_status = match base.split_whitespace().next() {
+                Some("Saint" | "Saints" | "St." | "Ss.") => Some("saint"),
+                Some("Blessed") => Some("blessed"),
+                _ => None,
+            };
+            let general = matches!(
+                missal,
+                "propriumdesanctis_1970" | "propriumdesanctis_2002" | "propriumdesanctis_2008"
+            );
             let parts: Vec<String> = base.split(" and ").map(crate::fold::strip_title).collect();
             let single = parts.len() == 1;
             for part in parts {
@@ -746,11 +823,28 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
                 {
                     s.general_roman = true;
                 }
+                if s.claims.litcal_status.is_none() {
+                    s.claims.litcal_status = litcal_status;
+                }
                 if single {
                     for (_, v) in &i18n {
                         if let Some(n) = v[key].as_str() {
                             s.names.push((core_name(n), 0.95));
                         }
+                    }
+                    s.claims.names.push((saint_fields::LITCAL, base.clone()));
+                    if general {
+                        // the missals come in order: the latest one's day, titles and Latin stay
+                        s.claims.litcal_feast = Some((m, d, label.to_string()));
+                        s.claims.litcal_titles = match en_name.split_once(',') {
+                            Some((_, t)) => saint_fields::missal_titles(t),
+                            None => Some(Vec::new()),
+                        };
+                        s.claims.litcal_latin = i18n
+                            .iter()
+                            .find(|(l, _)| l == "la")
+                            .and_then(|(_, v)| v[key].as_str())
+                            .map(str::to_string);
                     }
                 }
                 if !s.sources.iter().any(|x| x["dataset"] == LITCAL) {
@@ -768,8 +862,21 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
         l_n,
     );
 
-    // 6. ids: the strongest record keeps the bare slug
+    // 6. fields two sources give: one value each, by the rules of `saint_fields`
     let mut live: Vec<usize> = (0..ss.len()).filter(|&i| ss[i].alive).collect();
+    for &i in &live {
+        let s = &mut ss[i];
+        let r = saint_fields::reconcile(&s.claims, &s.name, &compatible);
+        if r.status.is_some() {
+            s.status = r.status;
+        }
+        s.birth = r.birth.clone();
+        s.death = r.death.clone();
+        s.titles = r.titles.clone();
+        s.fields = Some(r);
+    }
+
+    // 7. ids: the strongest record keeps the bare slug
     let prior = |s: &S| -> f32 {
         let mut p = 0.0;
         if s.general_roman {
@@ -808,6 +915,7 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
     });
     let mut taken: HashMap<String, ()> = HashMap::new();
     let mut out = Vec::new();
+    let mut disagreements = Vec::new();
     for i in live {
         let s = &ss[i];
         let base = slug(&crate::fold::strip_title(&s.name));
@@ -830,9 +938,33 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
             n += 1;
         }
         taken.insert(id.clone(), ());
+        if let Some(r) = &s.fields {
+            disagreements.extend(r.disagreements.iter().map(|d| (id.clone(), d.clone())));
+        }
         out.push(record(s, id, prior(s)));
     }
+    warn_disagreements(ctx, disagreements);
     Ok(out)
+}
+
+/// Every field disagreement as an ingest warning, sorted by saint id; those of the
+/// fields in [`saint_fields::BULK`] as one counted warning per class
+/// (`saint field: canonical_status: kept "blessed" (crmedr); wikidata has "saint": 80 saints`),
+/// each one logged at debug level.
+fn warn_disagreements(ctx: &mut Ctx, mut ds: Vec<(String, saint_fields::Disagreement)>) {
+    ds.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.field.cmp(b.1.field)));
+    let mut bulk: BTreeMap<String, u64> = BTreeMap::new();
+    for (id, d) in &ds {
+        if saint_fields::BULK.contains(&d.field) {
+            tracing::debug!("{}", d.warning(id));
+            *bulk.entry(d.class()).or_default() += 1;
+        } else {
+            ctx.warn(d.warning(id));
+        }
+    }
+    for (class, n) in bulk {
+        ctx.warn(format!("saint field: {class}: {n} saints"));
+    }
 }
 
 fn merge(ss: &mut [S], into: usize, from: usize, crmedr_to: &mut HashMap<String, usize>) {
@@ -852,10 +984,13 @@ fn merge(ss: &mut [S], into: usize, from: usize, crmedr_to: &mut HashMap<String,
             t.sources.push(s);
         }
     }
+    t.claims.absorb(f.claims);
     ss[from].alive = false;
 }
 
 fn record(s: &S, id: String, prior: f32) -> Record {
+    let none = Reconciled::default();
+    let f = s.fields.as_ref().unwrap_or(&none);
     let vocation = (!s.titles.is_empty()).then(|| {
         s.titles
             .iter()
@@ -976,6 +1111,19 @@ fn record(s: &S, id: String, prior: f32) -> Record {
         "group": s.group,
         "wikidata_id": s.qid,
         "romcal_id": s.romcal,
+        "latin_name": f.latin_name,
+        "feast_day": f.feast.map(|(m, d)| json!({"month": m, "day": d})),
+        "field_sources": {
+            "primary_name": s.claims.name_from,
+            "latin_name": f.latin_from,
+            "canonical_status": f.status_from,
+            "birth_date": f.birth_from,
+            "death_date": f.death_from,
+            "titles": f.titles_from,
+            "feast_day": f.feast_from,
+            "dies_natalis": dies_natalis.as_ref().map(|_| saint_fields::CRMEDR),
+            "biography": s.biography.as_ref().map(|_| "martyrology-1914"),
+        },
         "sources": s.sources,
     });
     Record {
@@ -986,5 +1134,89 @@ fn record(s: &S, id: String, prior: f32) -> Record {
         prior,
         names,
         profile,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wikidata_dates_skip_unknown_values() {
+        let (d, y, md) = wd_dates(
+            "http://www.wikidata.org/.well-known/genid/abc;0420-09-30T00:00:00Z;0419-01-01T00:00:00Z",
+        );
+        assert_eq!(d.as_deref(), Some("0420-09-30"));
+        assert_eq!((y, md), (vec![420, 419], vec![(9, 30)]));
+        assert_eq!(wd_dates("http://www.wikidata.org/x").0, None);
+        assert_eq!(
+            wd_dates("-0100-01-01T00:00:00Z").0.as_deref(),
+            Some("-0100")
+        );
+        assert_eq!(wd_dates("Thé 1234-56-78").0, None);
+    }
+
+    /// The made-up miniature in `tests/fixtures/saint-fields-mini` (always present): each
+    /// field rule once, and exactly these disagreements.
+    #[test]
+    fn fixture_field_disagreements() {
+        let mut ctx = Ctx {
+            data: std::path::PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/saint-fields-mini"
+            )),
+            sources: Vec::new(),
+            warnings: Vec::new(),
+            cardinal_births: HashMap::new(),
+        };
+        let recs = build(&mut ctx).expect("the miniature builds");
+        let found: Vec<&str> = ctx
+            .warnings
+            .iter()
+            .map(String::as_str)
+            .filter(|w| w.starts_with("saint field: "))
+            .collect();
+        let want = [
+            r#"saint field: jerome: birth_date: kept "0345" (wikidata); romcal has "0347""#,
+            r#"saint field: marcus-testus: death_date: kept "1600-06-01" (wikidata); romcal has "1601-06-01""#,
+            r#"saint field: marcus-testus: feast_day: kept "06-01 (General Roman Calendar (Missale Romanum 2008))" (litcal); romcal has "06-03""#,
+            r#"saint field: marcus-testus: latin_name: kept "Quintus Testus" (crmedr); litcal has "S. Marci Testi, episcopi et martyris""#,
+            r#"saint field: marcus-testus: titles: kept "bishop, martyr" (litcal); romcal has "bishop, missionary""#,
+            r#"saint field: thomas-becket: death_date: kept "1170-12-29" (romcal); wikidata has "1171-01-05""#,
+            r#"saint field: canonical_status: kept "blessed" (crmedr); wikidata has "saint": 1 saints"#,
+        ];
+        assert_eq!(found, want, "{found:#?}");
+        let p = |id: &str| {
+            recs.iter()
+                .find(|r| r.id == id)
+                .map(|r| r.profile.clone())
+                .unwrap_or_else(|| {
+                    panic!(
+                        "no {id}: {:?}",
+                        recs.iter().map(|r| &r.id).collect::<Vec<_>>()
+                    )
+                })
+        };
+        let j = p("jerome");
+        assert_eq!(j["latin_name"], "Hieronymus");
+        assert_eq!(j["death_date"], "0420-09-30");
+        assert_eq!(j["field_sources"]["death_date"], "wikidata");
+        assert_eq!(j["field_sources"]["titles"], "litcal");
+        assert_eq!(j["vocation"], "Priest, Doctor of the church");
+        assert_eq!(j["field_sources"]["canonical_status"], "romcal");
+        let a = p("anna-exempla");
+        assert_eq!(a["canonical_status"], "blessed");
+        assert_eq!(a["field_sources"]["canonical_status"], "crmedr");
+        assert_eq!(a["field_sources"]["feast_day"], Value::Null);
+        let m = p("marcus-testus");
+        assert_eq!(m["titles"], json!(["bishop", "martyr", "missionary"]));
+        assert_eq!(m["feast_day"], json!({"month": 6, "day": 1}));
+        assert_eq!(m["birth_date"], "1540-03-02");
+        assert_eq!(p("odd-dates")["death_date"], Value::Null);
+        let t = p("thomas-becket");
+        assert_eq!(t["death_date"], "1170-12-29");
+        assert_eq!(t["field_sources"]["death_date"], "romcal");
+        assert_eq!(t["birth_date"], "1120-12-21");
+        assert_eq!(t["field_sources"]["birth_date"], "wikidata");
     }
 }
