@@ -106,32 +106,7 @@ pub fn data(v: Value) -> Vec<Part> {
     vec![Part::data(v)]
 }
 
-/// The ids listed after `known:` in a skill's error message (calendars, translations).
-pub fn known_list(message: &str) -> Vec<String> {
-    message
-        .split_once("known:")
-        .map(|(_, rest)| {
-            rest.split(',')
-                .map(|s| s.trim().trim_end_matches('.').to_string())
-                .filter(|s| !s.is_empty() && s.len() < 64)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// A string field of a JSON object.
 pub fn s<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     m.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn known_list_reads_the_ids() {
-        assert_eq!(
-            super::known_list("unknown calendar \"zz\"; known: ca, general-roman, us"),
-            vec!["ca", "general-roman", "us"]
-        );
-        assert!(super::known_list("no list").is_empty());
-    }
 }

@@ -42,6 +42,6 @@ pub use ingest::{
 };
 pub use request::{DateInput, QueryOrId, SkillRequest, MAX_TEXT_CHARS};
 pub use skill::{
-    artifact, skill_card, ArtifactChunk, Skill, SkillContext, SkillError, SkillRegistry,
+    artifact, skill_card, ArtifactChunk, Choice, Skill, SkillContext, SkillError, SkillRegistry,
 };
 pub use store::{IngesterManifest, Manifest, StoreLayout};

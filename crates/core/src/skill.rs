@@ -152,6 +152,13 @@ pub trait Skill: Send + Sync + 'static {
         serde_json::Value::Null
     }
 
+    /// The values an optional data field takes (`calendar`, `translation`),
+    /// each with a label for a person, for forms; empty for a free field.
+    fn choices(&self, field: &str) -> Vec<Choice> {
+        let _ = field;
+        Vec::new()
+    }
+
     /// Whether every run is a probe of an in-memory index taking microseconds, which the
     /// server may then run on the request's own thread instead of handing it to a blocking
     /// thread (the hand-off costs more than the run). Such a run cannot be interrupted by
@@ -159,6 +166,15 @@ pub trait Skill: Send + Sync + 'static {
     fn is_instant(&self) -> bool {
         false
     }
+}
+
+/// One value a skill's data field takes ([`Skill::choices`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// The value sent (`pl`, `douay-rheims`).
+    pub id: String,
+    /// What a person reads (`Poland`, `Douay-Rheims (DRA)`).
+    pub label: String,
 }
 
 /// The skills the server offers, by id, in card order.

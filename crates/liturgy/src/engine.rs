@@ -303,6 +303,15 @@ impl Liturgy {
             .map(|d| format_day(date, &d))
     }
 
+    /// Every Bible translation's id.
+    pub fn translation_ids(&self) -> Vec<String> {
+        self.bibles
+            .translations()
+            .iter()
+            .map(|t| t.id.clone())
+            .collect()
+    }
+
     /// Translation full name.
     pub fn translation_name(&self, id: &str) -> String {
         self.bibles

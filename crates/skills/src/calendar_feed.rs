@@ -1,8 +1,8 @@
 //! `GET /calendar.ics`: the liturgical calendar as an iCalendar feed that Google Calendar,
 //! Apple Calendar and Thunderbird subscribe to.
 //!
-//! Query: `calendar` (`general-roman` unless `[liturgy] calendar` says otherwise; `us`,
-//! `ca`, `boston-us`, …), `from` and `to` (`YYYY-MM-DD`; default: 1 January of this year to
+//! Query: `calendar` (`general-roman` unless `[liturgy] calendar` says otherwise; a
+//! nation's ISO code `us`, `pl`, `gb-eng`, …; a diocese `boston-us`, …; `1962`), `from` and `to` (`YYYY-MM-DD`; default: 1 January of this year to
 //! 31 December of next year, so a subscription always shows the coming year), and
 //! `readings=true` for each day's Mass readings in the event description. At most
 //! [`MAX_DAYS`] days per request.

@@ -3,7 +3,8 @@
 use crate::SkillEnv;
 use ecclesia_a2a::{AgentSkill, Artifact, Part};
 use ecclesia_core::{
-    artifact, skill_card, Ingester, Skill, SkillContext, SkillError, SkillRegistry, SkillRequest,
+    artifact, skill_card, Choice, Ingester, Skill, SkillContext, SkillError, SkillRegistry,
+    SkillRequest,
 };
 use ecclesia_directory::{Directory, Kind, Lookup, Outcome};
 use ecclesia_liturgy::{Liturgy, LiturgyError, LiturgyIngester};
@@ -18,6 +19,46 @@ pub const NO_MARTYROLOGY: &str = "No martyrology data found.";
 /// The liturgy ingester.
 pub fn ingesters() -> Vec<Box<dyn Ingester>> {
     vec![Box::new(LiturgyIngester)]
+}
+
+/// The English name of a national calendar (`pl` → `Poland`), for labels.
+pub fn nation_name(id: &str) -> Option<String> {
+    static NAMES: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(
+            || match ecclesia_liturgy::calendar::romcal_nations::nations() {
+                Ok(v) => v.into_iter().map(|n| (n.id, n.name)).collect(),
+                Err(e) => {
+                    tracing::error!("national calendars: {e}");
+                    Vec::new()
+                }
+            },
+        )
+        .iter()
+        .find(|(i, _)| i == id)
+        .map(|(_, n)| n.clone())
+}
+
+/// A calendar's label for a person and its place in a list: the General
+/// Roman Calendar, the 1962 Missal, the nations by name, then the dioceses.
+pub fn calendar_label(id: &str) -> (u8, String) {
+    match id {
+        "general-roman" => (0, "General Roman Calendar".into()),
+        "1962" => (1, "1962 Missal (usus antiquior)".into()),
+        _ => match nation_name(id) {
+            Some(n) => (2, n),
+            None => match id.rsplit_once('-') {
+                Some((d, cc)) => (
+                    3,
+                    format!(
+                        "Diocese: {d} ({})",
+                        nation_name(cc).unwrap_or_else(|| cc.to_uppercase())
+                    ),
+                ),
+                None => (2, id.to_string()),
+            },
+        },
+    }
 }
 
 /// Register both skills when the datasets load.
@@ -122,7 +163,7 @@ impl Skill for LiturgicalReadings {
         skill_card(
             "liturgical_readings",
             "Mass readings for a date",
-            "The liturgical day (celebration, rank, season and week, colour, Sunday and weekday cycles) and the Mass readings with their text, for a date phrase such as \"today\", \"next Sunday\", \"Easter Sunday 2026\", \"2026-03-19\". Optional data: calendar (general-roman, us, …, or 1962 for the 1962 Missal: class, colour, commemorations, Latin proper, Epistle and Gospel in Douay-Rheims; or name it in the phrase: \"next Sunday in the 1962 calendar\"), translation (cpdv, douay-rheims).",
+            "The liturgical day (celebration, rank, season and week, colour, Sunday and weekday cycles) and the Mass readings with their text, for a date phrase such as \"today\", \"next Sunday\", \"Easter Sunday 2026\", \"2026-03-19\". Optional data: calendar (general-roman; a nation by its ISO 3166 code: us, pl, br, ph, ie, gb-eng, …; a diocese: boston-us, …; or 1962 for the 1962 Missal: class, colour, commemorations, Latin proper, Epistle and Gospel in Douay-Rheims; or name it in the phrase: \"next Sunday in the 1962 calendar\"), translation (cpdv, douay-rheims).",
             &["liturgy", "readings", "calendar", "lectionary"],
             &["today", "next Sunday", "Easter Sunday 2026", "Ash Wednesday 2027", "2026-03-19"],
         )
@@ -175,6 +216,35 @@ impl Skill for LiturgicalReadings {
             "mass_readings",
             vec![Part::text(answer.text(&name)), Part::data(answer.data())],
         )])
+    }
+
+    fn choices(&self, field: &str) -> Vec<Choice> {
+        let choice = |id: String, label: String| Choice { id, label };
+        match field {
+            "calendar" => {
+                let mut v: Vec<(u8, Choice)> = self
+                    .lit
+                    .calendar_ids()
+                    .into_iter()
+                    .map(|id| {
+                        let (rank, label) = calendar_label(&id);
+                        (rank, choice(id, label))
+                    })
+                    .collect();
+                v.sort_by(|a, b| (a.0, &a.1.label).cmp(&(b.0, &b.1.label)));
+                v.into_iter().map(|(_, c)| c).collect()
+            }
+            "translation" => self
+                .lit
+                .translation_ids()
+                .into_iter()
+                .map(|id| {
+                    let label = self.lit.translation_name(&id);
+                    choice(id, label)
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -668,6 +738,34 @@ mod tests {
             }
             _ => panic!("no data part"),
         }
+    }
+
+    #[test]
+    fn a_national_calendar_by_its_iso_code_and_the_choices_listed() {
+        let s = LiturgicalReadings {
+            lit: lit(),
+            env: env(),
+        };
+        let out = s
+            .run(
+                &req(vec![
+                    Part::text("2027-05-03"),
+                    Part::data(json!({"calendar": "pl"})),
+                ]),
+                &SkillContext::default(),
+            )
+            .unwrap();
+        let t = text_of(&out[0]);
+        assert!(t.contains("Poland"), "{t}");
+        let calendars = s.choices("calendar");
+        assert_eq!(calendars[0].id, "general-roman");
+        let label = |id: &str| calendars.iter().find(|c| c.id == id).map(|c| c.label.clone());
+        assert_eq!(label("pl").as_deref(), Some("Poland"));
+        assert_eq!(label("gb-sct").as_deref(), Some("Scotland"));
+        assert_eq!(label("gr").as_deref(), Some("Greece"));
+        assert!(label("boston-us").unwrap().starts_with("Diocese: boston"));
+        assert!(!s.choices("translation").is_empty());
+        assert!(s.choices("date").is_empty());
     }
 
     #[test]

@@ -14,7 +14,7 @@ use chrono::NaiveDate;
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
 
-use super::readings::{calendar_label, DayFacts};
+use super::readings::DayFacts;
 use super::{class_token, humanize};
 
 /// How far ahead the coming feasts are looked for, and how many are shown.
@@ -259,7 +259,7 @@ async fn coming(state: &ConsoleState, ctx: &Ctx, from: NaiveDate, calendar: &str
     format!(
         "<h3>{} <span class=\"meta\">({})</span></h3><ul class=\"coming\">{}</ul>",
         ctx.t("home.coming"),
-        esc(&calendar_label(calendar)),
+        esc(&state.lists().await.label(calendar)),
         items.concat()
     )
 }

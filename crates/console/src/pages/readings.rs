@@ -8,12 +8,12 @@ use crate::error::ConsoleError;
 use crate::html::{esc, select};
 use crate::layout::{Ctx, Page};
 use crate::params::{Params, MAX_QUERY_CHARS};
-use crate::skills::{self, known_list, s};
+use crate::skills::{self, s};
 use crate::ConsoleState;
 use axum::extract::State;
 use axum::http::Uri;
 use axum::response::Response;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::fmt::Write;
 
 /// The skill behind the page.
@@ -21,58 +21,57 @@ pub const SKILL: &str = "liturgical_readings";
 /// Exact text of the skill when a date has no readings.
 pub const NO_READINGS: &str = "No mass readings found.";
 
-/// The calendars and translations the skill offers.
+/// The calendars and translations the skill offers, with their labels.
 #[derive(Debug, Clone, Default)]
 pub struct Lists {
-    /// Calendar ids (`general-roman`, `us`, `ca`, …).
+    /// Calendar ids (`general-roman`, `1962`, the nations by name, the dioceses).
     pub calendars: Vec<String>,
     /// Translation ids (`cpdv`, `douay-rheims`).
     pub translations: Vec<String>,
+    /// Id → label, for both.
+    labels: std::collections::HashMap<String, String>,
 }
 
 impl Lists {
-    /// Ask the skill: an unknown calendar or translation is answered with the
-    /// list of known ones (the skill's documented `known:` message).
+    /// Ask the skill which values its `calendar` and `translation` fields take.
     pub async fn probe(state: &ConsoleState) -> Lists {
-        let ask = |field: &'static str| {
-            let state = state.clone();
-            async move {
-                let parts = skills::data(json!({"date": "2026-01-01", field: "~list~"}));
-                match skills::call(&state, SKILL, parts).await {
-                    Err(ConsoleError::BadInput(m)) => known_list(&m),
-                    _ => Vec::new(),
-                }
-            }
+        let registry = state.registry();
+        let Some(skill) = registry.get(SKILL) else {
+            return Lists::default();
         };
-        Lists {
-            calendars: ask("calendar").await,
-            translations: ask("translation").await,
+        let mut lists = Lists::default();
+        for c in skill.choices("calendar") {
+            lists.calendars.push(c.id.clone());
+            lists.labels.insert(c.id, c.label);
         }
+        for c in skill.choices("translation") {
+            lists.translations.push(c.id.clone());
+            lists.labels.insert(c.id, c.label);
+        }
+        lists
     }
 
-    /// (id, label) pairs of the calendars, the general one first.
+    /// A calendar's or translation's label (its id when unknown).
+    pub fn label(&self, id: &str) -> String {
+        self.labels
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| id.to_string())
+    }
+
+    /// (id, label) pairs of the calendars, in the skill's order.
     pub fn calendar_options(&self) -> Vec<(String, String)> {
-        let mut v: Vec<(String, String)> = self
-            .calendars
+        self.calendars
             .iter()
-            .map(|c| (c.clone(), calendar_label(c)))
-            .collect();
-        v.sort_by_key(|(id, _)| (id != "general-roman", id.contains('-'), id.clone()));
-        v
+            .map(|c| (c.clone(), self.label(c)))
+            .collect()
     }
 
     /// (id, label) pairs of the translations.
     pub fn translation_options(&self) -> Vec<(String, String)> {
         self.translations
             .iter()
-            .map(|t| {
-                let label = match t.as_str() {
-                    "cpdv" => "Catholic Public Domain Version (CPDV)".to_string(),
-                    "douay-rheims" => "Douay-Rheims".to_string(),
-                    other => other.to_string(),
-                };
-                (t.clone(), label)
-            })
+            .map(|t| (t.clone(), self.label(t)))
             .collect()
     }
 
@@ -197,33 +196,6 @@ fn render_1962(d: &Map<String, Value>) -> String {
     out
 }
 
-/// A readable name for a calendar id.
-pub fn calendar_label(id: &str) -> String {
-    let national = |cc: &str| match cc {
-        "us" => Some("United States"),
-        "ca" => Some("Canada"),
-        "it" => Some("Italy"),
-        "nl" => Some("Netherlands"),
-        _ => None,
-    };
-    if id == "general-roman" {
-        return "General Roman Calendar".into();
-    }
-    if id == "1962" {
-        return "1962 Missal (usus antiquior)".into();
-    }
-    if let Some(n) = national(id) {
-        return n.into();
-    }
-    match id.rsplit_once('-') {
-        Some((d, cc)) => format!(
-            "Diocese: {d} ({})",
-            national(cc).unwrap_or(&cc.to_uppercase())
-        ),
-        None => id.to_string(),
-    }
-}
-
 /// `GET /readings?q=&date=&calendar=&translation=`.
 pub async fn handler(State(state): State<ConsoleState>, ctx: Ctx, uri: Uri) -> Response {
     let r = page(&state, &ctx, &uri).await;
@@ -283,7 +255,13 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
         ));
     } else {
         title = DayFacts::of(&data).title;
-        body.push_str(&render_day(ctx, &data, &calendar, translation.as_deref()));
+        let label = lists.label(&calendar);
+        body.push_str(&render_day(
+            ctx,
+            &data,
+            (&calendar, &label),
+            translation.as_deref(),
+        ));
     }
     Ok(Page::for_ctx(ctx, &title, "readings", body))
 }
@@ -371,10 +349,11 @@ fn render_readings(readings: Option<&Value>) -> String {
     s
 }
 
+/// One day; `calendar` is the calendar's (id, label).
 fn render_day(
     ctx: &Ctx,
     d: &Map<String, Value>,
-    calendar: &str,
+    (calendar, calendar_label): (&str, &str),
     translation: Option<&str>,
 ) -> String {
     let date = s(d, "date").unwrap_or("");
@@ -419,7 +398,7 @@ fn render_day(
         esc(s(d, "weekday_cycle").unwrap_or("")),
     );
     fact("day.psalter", esc(s(d, "psalter_week").unwrap_or("")));
-    fact("form.calendar", esc(&calendar_label(calendar)));
+    fact("form.calendar", esc(calendar_label));
     out.push_str("</dl>");
     // The 1962 Missal: its Latin title, commemorations and proper.
     out.push_str(&render_1962(d));

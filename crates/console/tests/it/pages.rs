@@ -55,6 +55,17 @@ fn date_picker_calendar_and_translation_lists() {
         "calendar list"
     );
     assert!(b.contains("<option value=\"ca\">Canada</option>"));
+    // every nation by its name, the dioceses after them
+    assert!(
+        b.contains("<option value=\"pl\">Poland</option>"),
+        "nations"
+    );
+    assert!(b.contains("<option value=\"gb-eng\">England</option>"));
+    let (pl, diocese) = (
+        b.find("value=\"pl\"").unwrap(),
+        b.find("value=\"boston-us\"").unwrap(),
+    );
+    assert!(pl < diocese, "the nations before the dioceses");
     assert!(b.contains("<option value=\"douay-rheims\" selected>"));
     assert!(b.contains("type=\"date\" value=\"2026-05-31\""));
     assert!(
