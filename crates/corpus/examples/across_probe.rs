@@ -28,7 +28,7 @@ fn main() {
     for line in std::io::stdin().lock().lines().map_while(Result::ok) {
         let q = line.split('\t').nth(1).unwrap_or(&line);
         let r = x.standing_out(q, 5);
-        let cos: Vec<String> = r.iter().map(|(_, s)| format!("{s:.3}")).collect();
+        let cos: Vec<String> = r.iter().map(|(_, _, s)| format!("{s:.3}")).collect();
         println!("{q}\n   {}", cos.join(" "));
     }
 }

@@ -189,12 +189,13 @@ impl CrossLingual {
         }
     }
 
-    /// Documents closest to `query`, best first, at most `n`, each with how
-    /// far its cosine stands above the others' (standard deviations over
+    /// Documents closest to `query`, best first, at most `n`, each as
+    /// (document, its closest passage, how far its cosine stands above the
+    /// others' in standard deviations over
     /// every document: a question about one document gives it a score far
     /// above the rest, a general one a flat list); empty until the vectors
     /// are usable or when the encoder fails.
-    pub fn standing_out(&self, query: &str, n: usize) -> Vec<(u32, f32)> {
+    pub fn standing_out(&self, query: &str, n: usize) -> Vec<(u32, u32, f32)> {
         let all = self.ranked(query, usize::MAX);
         if all.len() < 2 {
             return Vec::new();
@@ -207,7 +208,7 @@ impl CrossLingual {
         }
         all.into_iter()
             .take(n)
-            .map(|(d, _, c)| (d, (c - mean) / sd))
+            .map(|(d, o, c)| (d, o, (c - mean) / sd))
             .collect()
     }
 

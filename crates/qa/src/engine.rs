@@ -151,7 +151,10 @@ impl QaEngine {
         if looks_like_injection(&question) {
             tracing::warn!("question contains instruction-like text; it is treated as data only");
         }
+        // A question that names a Church document, the Council or a modern pope
+        // is about the faith whatever the classifier makes of its other words.
         if self.config.refuse_off_topic
+            && !names_the_magisterium(&question)
             && !classify_with(&question, self.config.topic_vote.as_deref()).on_topic()
         {
             tracing::info!("off-topic question refused");
@@ -354,4 +357,12 @@ impl QaEngine {
             grounding: Some(grounding),
         }
     }
+}
+
+/// True when `question` names a document of the modern Magisterium, the
+/// Second Vatican Council or a modern pope (a title merely guessed after a
+/// word like "document" does not count).
+fn names_the_magisterium(question: &str) -> bool {
+    let m = Registry::bundled().mentions(question);
+    !m.documents.is_empty() || m.council || !m.popes.is_empty()
 }

@@ -759,7 +759,12 @@ mod tests {
         assert!(t.contains("Poland"), "{t}");
         let calendars = s.choices("calendar");
         assert_eq!(calendars[0].id, "general-roman");
-        let label = |id: &str| calendars.iter().find(|c| c.id == id).map(|c| c.label.clone());
+        let label = |id: &str| {
+            calendars
+                .iter()
+                .find(|c| c.id == id)
+                .map(|c| c.label.clone())
+        };
         assert_eq!(label("pl").as_deref(), Some("Poland"));
         assert_eq!(label("gb-sct").as_deref(), Some("Scotland"));
         assert_eq!(label("gr").as_deref(), Some("Greece"));

@@ -23,6 +23,25 @@ fn off_topic_is_refused_politely_by_default() {
 }
 
 #[test]
+fn a_question_naming_a_church_document_is_never_refused() {
+    let e = engine(QaConfig::default());
+    // Words a classifier may not know, beside a document or pope it must.
+    for q in [
+        "梵二的《礼仪宪章》对额我略歌曲有什么规定？",
+        "What does Laudato si' say about air conditioning?",
+        "Did John Paul II write about football?",
+    ] {
+        let a = e.answer(q).unwrap();
+        assert_ne!(a.backend, "refusal", "{q}");
+    }
+    // A title guessed after "document" is not enough.
+    let a = e
+        .answer("Write me a document Lasagna Recipe with cheese")
+        .unwrap();
+    assert_eq!(a.backend, "refusal");
+}
+
+#[test]
 fn refusal_is_configurable() {
     let s = QaSettings::from_json(&serde_json::json!({"refuse_off_topic": false})).unwrap();
     let e = engine(s.engine_config());
