@@ -389,7 +389,7 @@ impl ReadingsAnswer {
             })
         };
         let first = self.masses.first();
-        json!({
+        let mut out = json!({
             "date": d.date.format("%Y-%m-%d").to_string(),
             "celebration": p.name,
             "celebration_key": p.key,
@@ -409,6 +409,11 @@ impl ReadingsAnswer {
                 "kind": r.kind, "citation": r.citation, "verses": r.verses, "text": r.text, "translation": r.translation,
             })).collect::<Vec<_>>()).unwrap_or_default(),
             "other_masses": self.masses.iter().skip(1).map(|(m, r)| mass_json(m, r)).collect::<Vec<_>>(),
-        })
+        });
+        // A national calendar's own name for the day, beside the English.
+        if let (Some(local), Some(o)) = (&p.name_local, out.as_object_mut()) {
+            o.insert("celebration_local".into(), json!(local));
+        }
+        out
     }
 }

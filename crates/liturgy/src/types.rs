@@ -156,6 +156,10 @@ pub struct Celebration {
     pub key: String,
     /// English name.
     pub name: String,
+    /// The name in the calendar's own language (`Wniebowzięcie Najświętszej Maryi Panny`
+    /// in `pl`), where the data has one that differs from the English.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_local: Option<String>,
     /// Rank as celebrated this day.
     pub rank: Rank,
     /// Colour.

@@ -321,3 +321,24 @@ fn nation_ids_and_errors() {
         .name("StJoseph", "sk")
         .is_some_and(|n| n.contains("Jozefa")));
 }
+
+#[test]
+fn names_in_the_nations_language_beside_the_english() {
+    let data = CalendarData::load(data()).expect("calendar data");
+    let day = |id: &str, date: &str| {
+        let spec = data.spec(id).expect("calendar");
+        let date = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").expect("date");
+        data.day(spec, date).expect("day")
+    };
+    // Poland: the Assumption in Polish, the English name kept.
+    let d = day("pl", "2027-08-15");
+    let c = d.principal();
+    assert_eq!(c.name, "The Assumption of the Blessed Virgin Mary");
+    let local = c.name_local.as_deref().expect("a Polish name");
+    assert!(local.contains("Wniebowzię"), "{local}");
+    // Brazil in Portuguese; English-speaking and general calendars have none.
+    assert!(day("br", "2027-08-15").principal().name_local.is_some());
+    for id in ["general-roman", "us", "ie", "gb-eng"] {
+        assert_eq!(day(id, "2027-08-15").principal().name_local, None, "{id}");
+    }
+}

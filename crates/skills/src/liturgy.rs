@@ -757,6 +757,25 @@ mod tests {
             .unwrap();
         let t = text_of(&out[0]);
         assert!(t.contains("Poland"), "{t}");
+        // The Assumption in Polish beside the English.
+        let out = s
+            .run(
+                &req(vec![
+                    Part::text("2027-08-15"),
+                    Part::data(json!({"calendar": "pl"})),
+                ]),
+                &SkillContext::default(),
+            )
+            .unwrap();
+        match &out[0].parts[1] {
+            Part::Data { data, .. } => assert!(
+                data.get("celebration_local")
+                    .and_then(|v| v.as_str())
+                    .is_some_and(|n| n.contains("Wniebowzię")),
+                "{data:?}"
+            ),
+            _ => panic!("no data part"),
+        }
         let calendars = s.choices("calendar");
         assert_eq!(calendars[0].id, "general-roman");
         let label = |id: &str| {

@@ -367,6 +367,10 @@ fn render_day(
         class_token(color),
         esc(&facts.title)
     );
+    // A national calendar's own name for the day.
+    if let Some(local) = s(d, "celebration_local") {
+        let _ = write!(out, "<p class=\"local-name\">{}</p>", esc(local));
+    }
     if let Some(day) = parsed {
         let _ = write!(
             out,

@@ -66,6 +66,12 @@ fn date_picker_calendar_and_translation_lists() {
         b.find("value=\"boston-us\"").unwrap(),
     );
     assert!(pl < diocese, "the nations before the dioceses");
+    // A national calendar's day carries its own name beside the English.
+    let r = get(real(), "/readings?date=2027-08-15&calendar=pl");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains("The Assumption of the Blessed Virgin Mary"));
+    assert!(r.body.contains("class=\"local-name\""), "local name");
+    assert!(r.body.contains("Wniebowzię"));
     assert!(b.contains("<option value=\"douay-rheims\" selected>"));
     assert!(b.contains("type=\"date\" value=\"2026-05-31\""));
     assert!(

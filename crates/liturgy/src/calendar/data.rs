@@ -446,6 +446,7 @@ impl CalendarData {
                 ascension_on_sunday: false,
                 corpus_christi_on_sunday: false,
                 sanctorale: general.clone(),
+                language: None,
             },
         );
         if let Ok(rd) = std::fs::read_dir(litcal.join("calendars/nations")) {
@@ -584,6 +585,7 @@ impl CalendarData {
             ascension_on_sunday: is_sunday("ascension"),
             corpus_christi_on_sunday: is_sunday("corpus_christi"),
             sanctorale,
+            language: None,
         })
     }
 }

@@ -45,6 +45,9 @@ pub struct CalendarSpec {
     pub corpus_christi_on_sunday: bool,
     /// The sanctorale in force (general plus national changes).
     pub sanctorale: Vec<SanctoralEntry>,
+    /// The nation's language for [`Celebration::name_local`](crate::types::Celebration)
+    /// (`pl`, `pt-BR`), none for English-speaking and general calendars.
+    pub language: Option<String>,
 }
 
 /// The calendar data loaded from `calendar/litcal`: every calendar variant and

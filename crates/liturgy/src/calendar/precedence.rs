@@ -79,6 +79,7 @@ pub(super) fn compute_year(
         cands[idx(date)].push(Celebration {
             key: s.key.clone(),
             name: name(&s.key),
+            name_local: None,
             rank: rank_of(s.grade),
             color: s.color,
             optional: s.grade <= 2,
@@ -101,6 +102,7 @@ pub(super) fn compute_year(
         cands[idx(ih)].push(Celebration {
             key: "ImmaculateHeart".into(),
             name: "The Immaculate Heart of the Blessed Virgin Mary".into(),
+            name_local: None,
             rank: rank_of(grade),
             color: Color::White,
             optional: grade == 2,
@@ -113,6 +115,7 @@ pub(super) fn compute_year(
         cands[idx(m.pentecost + Duration::days(1))].push(Celebration {
             key: "MaryMotherChurch".into(),
             name: "The Blessed Virgin Mary, Mother of the Church".into(),
+            name_local: None,
             rank: Rank::Memorial,
             color: Color::White,
             optional: false,
@@ -291,6 +294,16 @@ pub(super) fn compute_year(
                         list.push(w);
                     }
                 }
+            }
+        }
+        if let Some(lang) = &spec.language {
+            for c in list.iter_mut() {
+                c.name_local = data
+                    .names
+                    .get(&c.key)
+                    .and_then(|m| m.get(lang))
+                    .filter(|n| **n != c.name)
+                    .cloned();
             }
         }
         days.push(Day {

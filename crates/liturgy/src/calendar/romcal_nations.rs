@@ -647,6 +647,11 @@ fn entry(
 /// Build every nation of `data/nations.tsv` that is not already in `specs` (LitCal's), from
 /// `calendar/romcal` under `data_dir`, and add the names of the General Calendar's celebrations in
 /// the nations' languages. Returns the slug map (for the romcal comparison).
+/// The language of a nation's local names: its first that is not English.
+fn local_language(nation: &Nation) -> Option<String> {
+    nation.langs.iter().find(|l| !l.starts_with("en")).cloned()
+}
+
 pub(super) fn load(
     data_dir: &Path,
     specs: &mut BTreeMap<String, CalendarSpec>,
@@ -672,7 +677,8 @@ pub(super) fn load(
                 }
             }
         }
-        if specs.contains_key(&nation.id) {
+        if let Some(spec) = specs.get_mut(&nation.id) {
+            spec.language = local_language(&nation);
             continue;
         }
         let mut sanctorale = general.clone();
@@ -695,6 +701,7 @@ pub(super) fn load(
                 ascension_on_sunday: nation.ascension_on_sunday,
                 corpus_christi_on_sunday: nation.corpus_christi_on_sunday,
                 sanctorale,
+                language: local_language(&nation),
             },
         );
     }

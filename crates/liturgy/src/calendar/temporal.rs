@@ -87,6 +87,7 @@ pub(super) fn cel(
     Celebration {
         key,
         name,
+        name_local: None,
         rank,
         color,
         optional: false,
