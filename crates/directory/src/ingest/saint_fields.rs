@@ -6,7 +6,10 @@
 //! What each source says about a person is gathered in [`Claims`] while the saints are
 //! joined (`saints.rs`); [`reconcile`] then applies one written rule per field:
 //!
-//! * **canonical_status**: the Church's own lists over Wikidata, the most recent list
+//! * **canonical_status**: a person named in `data/canonizations.tsv` (the canonizations
+//!   since the lists below were made, each with its date, pope and source) is a saint,
+//!   whatever the older lists say: a list can only lag (a canonization goes blessed →
+//!   saint). Otherwise the Church's own lists over Wikidata, the most recent list
 //!   first: romcal's `canonizationLevel` (the calendars' catalogue, 2024), then the Roman
 //!   Missal's own name for the celebration (LitCal: "Saint …", "Blessed …"), then the Roman
 //!   Martyrology (CRMEDR, 2004 edition: "Sanctus …", "Beatus …"); Wikidata only for a
@@ -46,6 +49,88 @@ pub(crate) const CRMEDR: &str = "crmedr";
 pub(crate) const ROMCAL: &str = "romcal";
 /// LitCal's missals (the Roman Missal's proper of saints).
 pub(crate) const LITCAL: &str = "litcal";
+/// Our list of canonizations (`data/canonizations.tsv`).
+pub(crate) const CANONIZATIONS: &str = "canonizations";
+
+/// The canonizations the older lists lag behind, written from public facts.
+const CANONIZATIONS_TSV: &str = include_str!("../../data/canonizations.tsv");
+
+/// One canonization of `data/canonizations.tsv`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Canonization {
+    /// The record's primary name, as in our data.
+    pub name: String,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    pub pope: String,
+    pub source: String,
+}
+
+/// A line of the canonizations list that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CanonizationsError {
+    #[error("canonizations.tsv line {line}: {why}")]
+    Line { line: usize, why: String },
+}
+
+/// Whether `d` is `YYYY-MM-DD` with a plausible month and day.
+fn is_iso_day(d: &str) -> bool {
+    let parts: Vec<&str> = d.split('-').collect();
+    parts.len() == 3
+        && parts[0].len() == 4
+        && parts[1].len() == 2
+        && parts[2].len() == 2
+        && ymd(d).is_some()
+}
+
+/// The canonizations of a list in the file's format (comments `#`, a header `name`, then
+/// name, date, pope, source separated by tabs).
+pub(crate) fn parse_canonizations(text: &str) -> Result<Vec<Canonization>, CanonizationsError> {
+    let mut out = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let line = i + 1;
+        if l.starts_with('#') || l.trim().is_empty() || l.starts_with("name\t") {
+            continue;
+        }
+        let cols: Vec<&str> = l.split('\t').map(str::trim).collect();
+        let [name, date, pope, source] = cols[..] else {
+            return Err(CanonizationsError::Line {
+                line,
+                why: format!("{} columns, 4 expected", cols.len()),
+            });
+        };
+        if name.is_empty() || pope.is_empty() || source.is_empty() {
+            return Err(CanonizationsError::Line {
+                line,
+                why: "an empty column".into(),
+            });
+        }
+        if !is_iso_day(date) {
+            return Err(CanonizationsError::Line {
+                line,
+                why: format!("date {date:?} is not YYYY-MM-DD"),
+            });
+        }
+        out.push(Canonization {
+            name: name.to_string(),
+            date: date.to_string(),
+            pope: pope.to_string(),
+            source: source.to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// The canonizations of `data/canonizations.tsv`.
+pub(crate) fn canonizations() -> Result<Vec<Canonization>, CanonizationsError> {
+    parse_canonizations(CANONIZATIONS_TSV)
+}
+
+/// The key a name is looked up by in the canonizations list (folded, without "Saint",
+/// "Blessed" …).
+pub(crate) fn canonization_key(name: &str) -> String {
+    tokens(&strip_title(name)).join(" ")
+}
 
 /// Fields whose disagreements are too many to list one by one (a hundred and more, of a
 /// few kinds): the ingest warns once per class (`Disagreement::class`) with the count, and
@@ -92,6 +177,8 @@ pub(crate) struct Claims {
     pub romcal_status: Option<&'static str>,
     /// "Saint"/"Blessed" of a LitCal celebration's English name.
     pub litcal_status: Option<&'static str>,
+    /// The person's canonization in `data/canonizations.tsv`.
+    pub canonization: Option<Canonization>,
     /// Wikidata's birth and death dates (`YYYY` or `YYYY-MM-DD`).
     pub wikidata_birth: Option<String>,
     /// Wikidata's death date.
@@ -130,6 +217,7 @@ impl Claims {
         fill(&mut self.crmedr_status, other.crmedr_status);
         fill(&mut self.romcal_status, other.romcal_status);
         fill(&mut self.litcal_status, other.litcal_status);
+        fill(&mut self.canonization, other.canonization);
         fill(&mut self.wikidata_birth, other.wikidata_birth);
         fill(&mut self.wikidata_death, other.wikidata_death);
         fill(&mut self.romcal_birth, other.romcal_birth);
@@ -319,6 +407,7 @@ pub(crate) fn date(
 /// The status kept (see the module's rule) and where the others differ.
 fn status(c: &Claims, out: &mut Reconciled) {
     let listed = [
+        (CANONIZATIONS, c.canonization.as_ref().map(|_| "saint")),
         (ROMCAL, c.romcal_status),
         (LITCAL, c.litcal_status),
         (CRMEDR, c.crmedr_status),
@@ -626,6 +715,48 @@ mod tests {
             (Some("venerable"), Some(WIKIDATA))
         );
         assert!(r.disagreements.is_empty());
+    }
+
+    #[test]
+    fn a_canonization_since_the_lists_makes_a_saint() {
+        let list = "# comment\nname\tdate\tpope\tsource\n\
+                    Titus Brandsma\t2022-05-15\tFrancis\tcanonization Mass 15 May 2022\n";
+        let cs = parse_canonizations(list).expect("a well-formed list");
+        assert_eq!(cs.len(), 1);
+        assert_eq!(
+            canonization_key("Blessed Titus Brandsma"),
+            canonization_key(&cs[0].name)
+        );
+        let c = Claims {
+            wikidata_status: Some(("saint", "blessed;Catholic saint".into())),
+            crmedr_status: Some("blessed"),
+            canonization: cs.first().cloned(),
+            ..Default::default()
+        };
+        let r = reconcile(&c, "Titus Brandsma", &compat);
+        assert_eq!(
+            (r.status, r.status_from),
+            (Some("saint"), Some(CANONIZATIONS))
+        );
+        assert_eq!(r.disagreements.len(), 1, "{:?}", r.disagreements);
+        assert_eq!(
+            r.disagreements[0].class(),
+            r#"canonical_status: kept "saint" (canonizations); crmedr has "blessed""#
+        );
+        // whatever the older lists say, romcal included
+        let c = Claims {
+            romcal_status: Some("blessed"),
+            ..c
+        };
+        assert_eq!(reconcile(&c, "X", &compat).status_from, Some(CANONIZATIONS));
+        // a malformed line is an error, not a guess
+        assert!(parse_canonizations("X\t2022-5-15\tFrancis\tsource\n").is_err());
+        assert!(parse_canonizations("X\t2022-05-15\tFrancis\n").is_err());
+        assert!(parse_canonizations("X\t2022-13-15\tFrancis\ts\n").is_err());
+        // the shipped list reads
+        let shipped = canonizations().expect("data/canonizations.tsv reads");
+        assert!(shipped.len() >= 30);
+        assert!(shipped.iter().all(|c| c.date.as_str() > "1999"));
     }
 
     #[test]

@@ -862,10 +862,19 @@ pub(crate) fn build(ctx: &mut Ctx) -> Result<Vec<Record>, IngestError> {
         l_n,
     );
 
-    // 6. fields two sources give: one value each, by the rules of `saint_fields`
+    // 6. fields two sources give: one value each, by the rules of `saint_fields`;
+    // a canonization since the lists, by the record's primary name
+    let canonized: HashMap<String, saint_fields::Canonization> = saint_fields::canonizations()
+        .map_err(|e| IngestError::Other(e.to_string()))?
+        .into_iter()
+        .map(|c| (saint_fields::canonization_key(&c.name), c))
+        .collect();
     let mut live: Vec<usize> = (0..ss.len()).filter(|&i| ss[i].alive).collect();
     for &i in &live {
         let s = &mut ss[i];
+        if let Some(c) = canonized.get(&saint_fields::canonization_key(&s.name)) {
+            s.claims.canonization = Some(c.clone());
+        }
         let r = saint_fields::reconcile(&s.claims, &s.name, &compatible);
         if r.status.is_some() {
             s.status = r.status;
@@ -1095,8 +1104,8 @@ fn record(s: &S, id: String, prior: f32) -> Record {
         "canonization": {
             "status": s.status,
             "beatification_date": null,
-            "canonization_date": null,
-            "canonized_by": null,
+            "canonization_date": s.claims.canonization.as_ref().map(|c| &c.date),
+            "canonized_by": s.claims.canonization.as_ref().map(|c| &c.pope),
         },
         "patronages": null,
         "iconography": null,
