@@ -1,8 +1,9 @@
 // Regenerate tests/fixtures/romcal-nations/ (romcal 3's calendars 2026-2030 for every nation of
 // data/nations.tsv, run with that table's Sunday transfers):
-//   cd /tmp/romcal-nat && npm install romcal@3.0.0 @romcal/calendar.general-roman \
+//   cd "$ROMCAL_DIR" && npm install romcal@3.0.0 @romcal/calendar.general-roman \
 //       @romcal/calendar.<each romcal name in data/nations.tsv> @romcal/calendar.europe @romcal/calendar.americas --legacy-peer-deps
-//   NODE_PATH=/tmp/romcal-nat/node_modules node tools/romcal_nations_fixture.js crates/liturgy
+//   NODE_PATH="$ROMCAL_DIR/node_modules" node tools/romcal_nations_fixture.js crates/liturgy
+// ($ROMCAL_DIR: any scratch folder outside the checkout.)
 // Writes general-roman.tsv.gz (date, first celebration id, seasons (comma-separated) of every day) and nations.tsv.gz
 // (calendar, date, id, season: only the days where a nation differs from the General Roman one).
 const fs = require('fs');
