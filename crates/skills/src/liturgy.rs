@@ -709,6 +709,21 @@ mod tests {
         SkillRequest::from_parts(&parts).unwrap()
     }
 
+    /// `liturgical_readings` for a date phrase in a calendar.
+    fn readings_in(phrase: &str, calendar: &str) -> Result<Vec<Artifact>, SkillError> {
+        let s = LiturgicalReadings {
+            lit: lit(),
+            env: env(),
+        };
+        s.run(
+            &req(vec![
+                Part::text(phrase),
+                Part::data(json!({ "calendar": calendar })),
+            ]),
+            &SkillContext::default(),
+        )
+    }
+
     fn text_of(a: &Artifact) -> String {
         match &a.parts[0] {
             Part::Text { text, .. } => text.clone(),
@@ -746,27 +761,11 @@ mod tests {
             lit: lit(),
             env: env(),
         };
-        let out = s
-            .run(
-                &req(vec![
-                    Part::text("2027-05-03"),
-                    Part::data(json!({"calendar": "pl"})),
-                ]),
-                &SkillContext::default(),
-            )
-            .unwrap();
+        let out = readings_in("2027-05-03", "pl").unwrap();
         let t = text_of(&out[0]);
         assert!(t.contains("Poland"), "{t}");
         // The Assumption in Polish beside the English.
-        let out = s
-            .run(
-                &req(vec![
-                    Part::text("2027-08-15"),
-                    Part::data(json!({"calendar": "pl"})),
-                ]),
-                &SkillContext::default(),
-            )
-            .unwrap();
+        let out = readings_in("2027-08-15", "pl").unwrap();
         match &out[0].parts[1] {
             Part::Data { data, .. } => assert!(
                 data.get("celebration_local")
@@ -798,15 +797,7 @@ mod tests {
             lit: lit(),
             env: env(),
         };
-        let by_data = s
-            .run(
-                &req(vec![
-                    Part::text("Septuagesima Sunday 2027"),
-                    Part::data(json!({"calendar": "1962"})),
-                ]),
-                &SkillContext::default(),
-            )
-            .unwrap();
+        let by_data = readings_in("Septuagesima Sunday 2027", "1962").unwrap();
         let by_phrase = s
             .run(
                 &req(vec![Part::text(
@@ -831,15 +822,7 @@ mod tests {
             }
         }
         // An unknown calendar lists the known ones, 1962 among them.
-        let err = s
-            .run(
-                &req(vec![
-                    Part::text("today"),
-                    Part::data(json!({"calendar": "zz"})),
-                ]),
-                &SkillContext::default(),
-            )
-            .unwrap_err();
+        let err = readings_in("today", "zz").unwrap_err();
         assert!(err.to_string().contains("1962"), "{err}");
     }
 
