@@ -1,8 +1,8 @@
 //! Artifacts → tool results: text content a model reads, `structuredContent`
 //! a program reads, and errors as results with `isError: true`.
 
-use crate::error::RunError;
 use ecclesia_a2a::{Artifact, Part};
+use ecclesia_server::{AskError, ServerError};
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value};
 
@@ -65,23 +65,22 @@ pub fn success(artifacts: &[Artifact]) -> CallToolResult {
 
 /// A failed call, readable by the model: `isError: true`, the message as text,
 /// and `{"error": kind, "message": ..}` as structured content.
-pub fn failure(e: &RunError) -> CallToolResult {
-    let kind = match e {
-        RunError::InvalidParams(_) => "invalid_arguments",
-        RunError::RateLimited { .. } => "rate_limited",
-        RunError::NotAllowed(_) => "not_allowed",
-        RunError::Busy(_) => "busy",
-        RunError::Failed(_) => "failed",
+pub fn failure(e: &AskError) -> CallToolResult {
+    let (kind, retry_after) = match e {
+        e if e.is_invalid_params() => ("invalid_arguments", None),
+        AskError::Refused(ServerError::RateLimited(d)) => ("rate_limited", Some(d.reset_secs)),
+        AskError::Refused(ServerError::LimiterUnavailable { retry_after }) => {
+            ("rate_limited", Some(*retry_after))
+        }
+        AskError::Refused(ServerError::PlanRequired(_)) => ("not_allowed", None),
+        AskError::Refused(ServerError::Busy { retry_after, .. }) => ("busy", Some(*retry_after)),
+        _ => ("failed", None),
     };
     let mut obj = Map::new();
     obj.insert("error".into(), Value::String(kind.into()));
     obj.insert("message".into(), Value::String(e.to_string()));
-    if let RunError::RateLimited {
-        retry_after_secs: Some(s),
-        ..
-    } = e
-    {
-        obj.insert("retry_after_seconds".into(), Value::from(*s));
+    if let Some(s) = retry_after {
+        obj.insert("retry_after_seconds".into(), Value::from(s));
     }
     let mut r = CallToolResult::error(vec![ContentBlock::text(e.to_string())]);
     r.structured_content = Some(Value::Object(obj));

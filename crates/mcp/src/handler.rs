@@ -4,9 +4,10 @@
 // 2026-07-28 revision) but part of the 2025 revisions this server also serves.
 #![allow(deprecated)]
 
-use crate::runner::{CallerAuth, Runner};
+use crate::runner::Runner;
 use crate::session::Session;
 use crate::{completion, content, prompts, resources, tools};
+use ecclesia_server::{AskError, Caller, ServerError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, CompletionInfo,
     GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
@@ -80,7 +81,7 @@ impl EcclesiaMcp {
         &self,
         name: &str,
         arguments: Option<&serde_json::Map<String, serde_json::Value>>,
-        auth: &CallerAuth,
+        caller: Option<&Caller>,
     ) -> Result<rmcp::model::CallToolResult, ErrorData> {
         let Some(spec) = tools::spec(name).filter(|t| self.runner.has_skill(t.skill)) else {
             let shown: String = name.chars().take(64).collect();
@@ -97,11 +98,13 @@ impl EcclesiaMcp {
         let parts = match tools::to_parts(spec, arguments) {
             Ok(p) => p,
             Err(m) => {
-                return Ok(content::failure(&crate::RunError::InvalidParams(m)));
+                return Ok(content::failure(&AskError::Refused(
+                    ServerError::invalid_params(m),
+                )));
             }
         };
         let started = std::time::Instant::now();
-        let out = self.runner.run(spec.skill, parts, auth).await;
+        let out = self.runner.run(spec.skill, parts, caller).await;
         tracing::info!(
             tool = name,
             skill = spec.skill,
@@ -149,21 +152,12 @@ impl EcclesiaMcp {
     }
 }
 
-/// The caller as the HTTP layer saw it; empty over stdio.
-fn auth_of(ctx: &RequestContext<RoleServer>) -> CallerAuth {
-    match ctx.extensions.get::<axum::http::request::Parts>() {
-        Some(parts) => CallerAuth {
-            authorization: parts
-                .headers
-                .get(axum::http::header::AUTHORIZATION)
-                .cloned(),
-            peer: parts
-                .extensions
-                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-                .map(|c| c.0),
-        },
-        None => CallerAuth::default(),
-    }
+/// The caller the HTTP layer authenticated; none over stdio.
+fn caller_of(ctx: &RequestContext<RoleServer>) -> Option<Caller> {
+    ctx.extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Caller>())
+        .cloned()
 }
 
 impl ServerHandler for EcclesiaMcp {
@@ -199,10 +193,10 @@ impl ServerHandler for EcclesiaMcp {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let auth = auth_of(&context);
+        let caller = caller_of(&context);
         let started = std::time::Instant::now();
         let out = self
-            .call(&request.name, request.arguments.as_ref(), &auth)
+            .call(&request.name, request.arguments.as_ref(), caller.as_ref())
             .await;
         self.log_call(&context, &request.name, &out, started).await;
         out.map(Into::into)
@@ -290,8 +284,8 @@ impl ServerHandler for EcclesiaMcp {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let auth = auth_of(&context);
-        let contents = resources::read(&self.runner, &request.uri, &auth).await?;
+        let caller = caller_of(&context);
+        let contents = resources::read(&self.runner, &request.uri, caller.as_ref()).await?;
         Ok(ReadResourceResult::new(contents).into())
     }
 
@@ -308,12 +302,12 @@ impl ServerHandler for EcclesiaMcp {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let auth = auth_of(&context);
+        let caller = caller_of(&context);
         prompts::get(
             &self.runner,
             &request.name,
             request.arguments.as_ref(),
-            &auth,
+            caller.as_ref(),
         )
         .await
         .map(Into::into)

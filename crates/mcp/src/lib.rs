@@ -3,7 +3,8 @@
 //! - [`serve_stdio`]: MCP over stdin/stdout for desktop clients (`ecclesia mcp`).
 //! - [`router`]: Streamable HTTP at `/mcp`, to merge into the server's router;
 //!   callers, keys, plans, lanes and the rate-limit pools are A2A's (a tool
-//!   call is an in-process A2A `message/send`).
+//!   call goes through the server's `CoreClient` for the caller the HTTP layer
+//!   authenticated).
 //!
 //! Tools (named as Magisterium's MCP server names them): `search`, `fetch`,
 //! `get_mass_readings`, `get_martyrology`, `get_saint`, `get_person`,
@@ -17,7 +18,6 @@
 
 mod completion;
 mod content;
-mod error;
 mod handler;
 mod http;
 mod prompts;
@@ -25,14 +25,11 @@ mod resources;
 mod runner;
 mod session;
 mod stdio;
-mod stream;
 mod tools;
 
-pub use error::RunError;
 pub use handler::{EcclesiaMcp, PROTOCOL_VERSIONS};
 pub use http::{allowed_hosts, allowed_origins, router, MCP_PATH};
 pub use resources::{DOCUMENT_TEMPLATE, TODAY_READINGS};
-pub use runner::{a2a_outcome, CallerAuth, Runner};
+pub use runner::Runner;
 pub use stdio::{serve_io, serve_stdio, STDIO_SKILL_TIMEOUT};
-pub use stream::{ItemReceiver, StreamItem};
 pub use tools::{input_schema, ToolSpec, MAX_ARG_CHARS, TOOLS};

@@ -2,8 +2,9 @@
 //! "saints of the day".
 
 use crate::content;
-use crate::runner::{CallerAuth, Runner};
+use crate::runner::Runner;
 use ecclesia_a2a::Part;
+use ecclesia_server::Caller;
 use rmcp::model::{GetPromptResult, Prompt, PromptArgument, PromptMessage, Role};
 use rmcp::ErrorData;
 use serde_json::{json, Map, Value};
@@ -38,7 +39,7 @@ pub async fn get(
     runner: &Runner,
     name: &str,
     arguments: Option<&Map<String, Value>>,
-    auth: &CallerAuth,
+    caller: Option<&Caller>,
 ) -> Result<GetPromptResult, ErrorData> {
     let date = arguments
         .and_then(|a| a.get("date"))
@@ -72,7 +73,7 @@ pub async fn get(
     let mut data = Map::new();
     data.insert("date".into(), Value::String(date.to_string()));
     let material = match runner
-        .run(skill, vec![Part::data(Value::Object(data))], auth)
+        .run(skill, vec![Part::data(Value::Object(data))], caller)
         .await
     {
         Ok(a) => content::text_of(&a),

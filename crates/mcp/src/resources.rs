@@ -2,9 +2,9 @@
 //! `?ref=34`), and today's Mass readings as `ecclesia://readings/today`.
 
 use crate::content;
-use crate::error::RunError;
-use crate::runner::{CallerAuth, Runner};
+use crate::runner::Runner;
 use ecclesia_a2a::Part;
+use ecclesia_server::Caller;
 use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 use rmcp::ErrorData;
 use serde_json::{json, Map, Value};
@@ -106,7 +106,7 @@ fn percent_decode(s: &str) -> Option<String> {
 pub async fn read(
     runner: &Runner,
     uri: &str,
-    auth: &CallerAuth,
+    caller: Option<&Caller>,
 ) -> Result<Vec<ResourceContents>, ErrorData> {
     let target = parse(uri)?;
     let (skill, data) = match &target {
@@ -125,11 +125,14 @@ pub async fn read(
         }
     };
     let artifacts = runner
-        .run(skill, vec![Part::data(Value::Object(data))], auth)
+        .run(skill, vec![Part::data(Value::Object(data))], caller)
         .await
-        .map_err(|e| match e {
-            RunError::InvalidParams(m) => ErrorData::invalid_params(m, None),
-            other => ErrorData::internal_error(other.to_string(), None),
+        .map_err(|e| {
+            if e.is_invalid_params() {
+                ErrorData::invalid_params(e.to_string(), None)
+            } else {
+                ErrorData::internal_error(e.to_string(), None)
+            }
         })?;
     let meta = content::structured(&artifacts);
     let text = meta

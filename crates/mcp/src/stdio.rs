@@ -23,7 +23,10 @@ where
     W: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
     tracing::info!(skills = ?registry.ids(), "MCP on stdio");
-    let handler = EcclesiaMcp::new(Runner::local(registry, STDIO_SKILL_TIMEOUT));
+    let runner = Runner::local(registry, STDIO_SKILL_TIMEOUT)?;
+    let state = runner.state().clone();
+    let upkeep = state.spawn_purge();
+    let handler = EcclesiaMcp::new(runner);
     let service = handler
         .serve((read, write))
         .await
@@ -33,5 +36,7 @@ where
         .await
         .map_err(|e| anyhow::anyhow!("the MCP session failed: {e}"))?;
     tracing::info!(?reason, "MCP on stdio: the client closed the session");
+    state.shutdown();
+    let _ = upkeep.await;
     Ok(())
 }

@@ -3,7 +3,7 @@
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use ecclesia_mcp::RunError;
+use ecclesia_server::{AskError, ServerError};
 use serde_json::json;
 
 /// An error as the OpenAI API reports it.
@@ -95,33 +95,57 @@ impl ApiError {
     }
 }
 
-impl From<RunError> for ApiError {
-    fn from(e: RunError) -> Self {
+impl From<AskError> for ApiError {
+    fn from(e: AskError) -> Self {
+        if e.is_invalid_params() {
+            return ApiError::invalid(Some("messages"), e.to_string()).with_code("invalid_value");
+        }
         match e {
-            RunError::InvalidParams(m) => {
-                ApiError::invalid(Some("messages"), m).with_code("invalid_value")
+            AskError::Refused(refusal) => ApiError::from(refusal),
+            AskError::Ended { message, .. } => {
+                tracing::warn!(error = %message, "the skill's task failed");
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "server_error", message)
             }
-            RunError::RateLimited {
-                message,
-                retry_after_secs,
-            } => {
-                let mut e = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "requests", message)
-                    .with_code("rate_limit_exceeded");
-                e.retry_after = retry_after_secs;
-                e
+        }
+    }
+}
+
+/// The one table from the core's errors to OpenAI's.
+impl From<ServerError> for ApiError {
+    fn from(e: ServerError) -> Self {
+        let message = e.message();
+        let with_retry = |mut api: ApiError, secs: u64| {
+            api.retry_after = Some(secs);
+            api
+        };
+        match e {
+            ServerError::InvalidParams { .. } => {
+                ApiError::invalid(Some("messages"), message).with_code("invalid_value")
             }
-            RunError::NotAllowed(m) => ApiError::new(StatusCode::FORBIDDEN, "permission_error", m)
-                .with_code("plan_required"),
-            RunError::Busy(m) => {
-                let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", m)
-                    .with_code("server_busy");
-                e.retry_after = Some(1);
-                e
+            ServerError::RateLimited(d) => with_retry(
+                ApiError::new(StatusCode::TOO_MANY_REQUESTS, "requests", message)
+                    .with_code("rate_limit_exceeded"),
+                d.reset_secs,
+            ),
+            ServerError::LimiterUnavailable { retry_after } => with_retry(
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", message)
+                    .with_code("rate_limit_store_unavailable"),
+                retry_after,
+            ),
+            ServerError::PlanRequired(_) => {
+                ApiError::new(StatusCode::FORBIDDEN, "permission_error", message)
+                    .with_code("plan_required")
             }
-            RunError::Failed(m) => {
-                tracing::warn!(error = %m, "catholic_qa failed");
-                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "server_error", m)
+            ServerError::Busy { retry_after, .. } => with_retry(
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", message)
+                    .with_code("server_busy"),
+                retry_after,
+            ),
+            ServerError::Unavailable(_) => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", message)
+                    .with_code("skill_unavailable")
             }
+            other => ApiError::internal(other.message()),
         }
     }
 }

@@ -5,59 +5,33 @@ use crate::completion::{self, Meta};
 use crate::error::ApiError;
 use crate::request::ChatRequest;
 use crate::search::{self, SearchRequest};
-use axum::extract::{ConnectInfo, FromRequestParts, Path, Request, State};
+use axum::extract::{FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::sse::Sse;
 use axum::response::{IntoResponse, Response};
 use ecclesia_a2a::Part;
-use ecclesia_mcp::{CallerAuth, RunError, Runner};
-use ecclesia_server::{AppState, Caller};
+use ecclesia_server::{AppState, Caller, CoreClient};
 use serde_json::{json, Map, Value};
-use std::net::SocketAddr;
 
 /// What the handlers share.
 #[derive(Clone)]
 pub(crate) struct Ctx {
     pub state: AppState,
-    pub runner: Runner,
+    pub core: CoreClient,
 }
 
-/// The key, checked as A2A checks it; OpenAI's 401 otherwise.
+/// The key, checked as A2A checks it (once); OpenAI's 401 otherwise.
 async fn authenticate(parts: &mut Parts, state: &AppState) -> Result<Caller, ApiError> {
-    match Caller::from_request_parts(parts, state).await {
-        Ok(c) => Ok(c),
-        Err(rejection) => {
-            let resp = rejection.into_response();
-            let status = resp.status();
-            let bytes = axum::body::to_bytes(resp.into_body(), 64 * 1024)
-                .await
-                .unwrap_or_default();
-            let message = serde_json::from_slice::<Value>(&bytes)
-                .ok()
-                .and_then(|v| {
-                    v.pointer("/error/message")
-                        .and_then(Value::as_str)
-                        .map(String::from)
-                })
-                .unwrap_or_else(|| "authentication failed".into());
-            Err(if status == StatusCode::UNAUTHORIZED {
-                ApiError::unauthorized(message)
+    Caller::from_request_parts(parts, state)
+        .await
+        .map_err(|refused| {
+            if refused.status() == StatusCode::UNAUTHORIZED {
+                ApiError::unauthorized(refused.message().to_string())
             } else {
-                ApiError::internal(message)
-            })
-        }
-    }
-}
-
-fn auth_of(parts: &Parts) -> CallerAuth {
-    CallerAuth {
-        authorization: parts.headers.get(header::AUTHORIZATION).cloned(),
-        peer: parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0),
-    }
+                ApiError::internal(refused.message())
+            }
+        })
 }
 
 /// `POST /api/v1/chat/completions` (and `/v1/chat/completions`).
@@ -108,7 +82,6 @@ async fn chat_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
     if !options.is_empty() {
         msg.push(Part::data(Value::Object(options)));
     }
-    let auth = auth_of(&parts);
     let meta = Meta::new(&chat.model);
     tracing::info!(
         caller = %caller.id,
@@ -119,12 +92,12 @@ async fn chat_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
     );
     if chat.stream {
         // Refusals (rate limit, plan, busy) come before the first byte: a proper status.
-        let rx = ctx.runner.stream("catholic_qa", msg, &auth).await?;
+        let rx = ctx.core.ask_streaming(&caller, "catholic_qa", msg).await?;
         let events = crate::live::events(meta, question, chat.include_usage, rx);
         return Ok(Sse::new(events).into_response());
     }
     let started = std::time::Instant::now();
-    let out = ctx.runner.run("catholic_qa", msg, &auth).await;
+    let out = ctx.core.ask(&caller, "catholic_qa", msg).await;
     tracing::debug!(
         ok = out.is_ok(),
         ms = started.elapsed().as_millis() as u64,
@@ -154,12 +127,15 @@ async fn search_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
         "search"
     );
     let artifacts = ctx
-        .runner
-        .run("document_search", sreq.parts(), &auth_of(&parts))
+        .core
+        .ask(&caller, "document_search", sreq.parts())
         .await
-        .map_err(|e| match e {
-            RunError::InvalidParams(m) => ApiError::invalid(Some("query"), m),
-            other => ApiError::from(other),
+        .map_err(|e| {
+            if e.is_invalid_params() {
+                ApiError::invalid(Some("query"), e.to_string())
+            } else {
+                ApiError::from(e)
+            }
         })?;
     Ok(axum::Json(search::response(&sreq, &artifacts)).into_response())
 }

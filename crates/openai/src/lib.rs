@@ -16,9 +16,10 @@
 //! one with `finish_reason`. Errors are OpenAI's `{"error": {message, type,
 //! param, code}}` with its status codes.
 //!
-//! Every call goes through the server's A2A endpoint in-process (as MCP's
-//! does): the same keys, plans, lanes, and the common and `catholic_qa`
-//! rate-limit pools (a search counts in the common one).
+//! Every call goes through the server's `CoreClient` for the caller
+//! authenticated once here: the same keys, plans, lanes, tasks, metrics, and
+//! the common and `catholic_qa` rate-limit pools (a search counts in the
+//! common one) as A2A and MCP.
 #![deny(missing_docs)]
 
 mod citations;
@@ -48,7 +49,7 @@ pub const MODELS: &[&str] = &[MODEL, "magisterium-1"];
 /// (`ecclesia_server::router(state.clone()).merge(ecclesia_openai::router(state))`).
 pub fn router(state: ecclesia_server::AppState) -> axum::Router {
     let ctx = handler::Ctx {
-        runner: ecclesia_mcp::Runner::server(state.clone()),
+        core: ecclesia_server::CoreClient::new(state.clone(), "openai"),
         state,
     };
     axum::Router::new()

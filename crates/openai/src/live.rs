@@ -5,7 +5,7 @@ use crate::citations::Answer;
 use crate::completion::{self, Meta};
 use crate::error::ApiError;
 use axum::response::sse::Event;
-use ecclesia_mcp::{ItemReceiver, StreamItem};
+use ecclesia_server::{Item as StreamItem, Items as ItemReceiver};
 use futures::{Stream, StreamExt};
 use serde_json::json;
 use std::convert::Infallible;

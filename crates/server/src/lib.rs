@@ -41,6 +41,7 @@ use crate::core::state;
 
 pub use crate::core::bus::{BusError, EventStream, InProcessBus, SharedEvent, TaskBus};
 pub use crate::core::callers::{hash_token, ApiKey, Caller, KeyStore};
+pub use crate::core::client::{items_of, AskError, CoreClient, Item, Items};
 pub use crate::core::clock::{Clock, ManualClock, SystemClock};
 pub use crate::core::errors::ServerError;
 pub use crate::core::lanes::{Busy, Lane, LaneKind, LaneLimits, LaneStats, Lanes, Permit, Ticket};
@@ -48,12 +49,15 @@ pub use crate::core::limits::{InMemoryLimiter, PoolRequest, RateDecision, RateLi
 pub use crate::core::push::{
     PushAuth, PushConfig, PushConfigStore, PushVersion, MAX_CONFIGS_PER_TASK,
 };
+pub use crate::core::send::{SendOutcome, Sent, DEFAULT_SKILL};
 pub use crate::core::state::{AppState, RunningTasks, Swappable};
 pub use crate::core::store::{
     compact_for_storage, failed_by_restart, storage_json, Maintenance, SqliteStore, StoreError,
     StoreLimits, TaskCursor, TaskListQuery, TaskPage, TaskRecord, TaskStore, TaskWriter,
     MAX_STORED_MESSAGE,
 };
+pub use crate::core::tasks::Subscription;
+pub use crate::http::auth::HttpError;
 pub use crate::http::conn::{
     fit_to_fd_limit, raise_nofile_limit, ConnCounters, ConnLimits, Connections, FdLimit,
 };

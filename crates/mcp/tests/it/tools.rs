@@ -240,23 +240,18 @@ async fn resources_and_prompts() {
 }
 
 #[tokio::test]
-async fn a_local_runner_streams_items_then_ends() {
-    let r = ecclesia_mcp::Runner::local(fake::registry(), std::time::Duration::from_secs(5));
-    let auth = ecclesia_mcp::CallerAuth::default();
-    let mut rx = r
-        .stream(
-            "catholic_qa",
-            vec![ecclesia_a2a::Part::text("grace")],
-            &auth,
-        )
+async fn a_local_runner_answers_for_the_local_user() {
+    let r =
+        ecclesia_mcp::Runner::local(fake::registry(), std::time::Duration::from_secs(5)).unwrap();
+    let artifacts = r
+        .run("catholic_qa", vec![ecclesia_a2a::Part::text("grace")], None)
         .await
         .unwrap();
-    let mut items = Vec::new();
-    while let Some(i) = rx.recv().await {
-        items.push(i.unwrap());
-    }
-    assert!(matches!(&items[0], ecclesia_mcp::StreamItem::Text(t) if t.contains("grace [1]")));
-    assert!(matches!(&items[1], ecclesia_mcp::StreamItem::Data(d) if d.contains_key("citations")));
-    let mut rx = r.stream("catholic_qa", vec![], &auth).await.unwrap();
-    assert!(rx.recv().await.unwrap().is_err());
+    let text = serde_json::to_string(&artifacts).unwrap();
+    assert!(
+        text.contains("grace [1]") && text.contains("citations"),
+        "{text}"
+    );
+    let e = r.run("catholic_qa", vec![], None).await.unwrap_err();
+    assert!(e.is_invalid_params(), "{e:?}");
 }

@@ -1,6 +1,7 @@
 //! The server core, shared by every protocol front-end (A2A 0.3, A2A 1.0 over JSON-RPC and
 //! HTTP+JSON, and through them MCP, the OpenAI API and the console):
 //!
+//! - [`client`]: [`crate::CoreClient`], the one way every front-end reaches the core;
 //! - [`callers`]: API keys ([`crate::KeyStore`]) and the authenticated [`crate::Caller`];
 //! - [`plans`]: what a caller's plan allows, the rate-limit pools of a skill call;
 //! - [`limits`]: the rate limiter ([`crate::RateLimiter`]);
@@ -19,6 +20,7 @@
 
 pub mod bus;
 pub mod callers;
+pub mod client;
 pub mod clock;
 pub mod errors;
 pub mod lanes;

@@ -28,6 +28,16 @@ impl HttpError {
         }
     }
 
+    /// The HTTP status (401 or 500).
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// What the caller is told.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
     /// 500 (logged).
     pub fn internal(cause: String) -> Self {
         tracing::error!(error = %cause, "internal error during authentication");

@@ -2,6 +2,7 @@
 //! belongs in it; `support` holds the test skills and the request helpers.
 
 mod auth;
+mod client;
 mod connections;
 mod console;
 mod feeds;
