@@ -176,7 +176,7 @@ pub const INDEX_MIN_TAIL: usize = 16_384;
 /// query's: the rows of the lists whose centres are nearest it (real
 /// vectors, 257 queries: recall@10 of the exact top-10 0.959, top-100
 /// 0.810, against 0.978 / 0.801 for the codes of every row, at 40 % of its
-/// CPU; see the crate's README).
+/// CPU; see `docs/notes/corpus-measurements.md`, session 5).
 pub const PROBE_SHARE: f32 = 0.3;
 /// Rows assigned to lists per read of the rows (searches run in between).
 const ASSIGN_CHUNK: usize = 8192;

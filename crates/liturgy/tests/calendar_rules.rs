@@ -336,7 +336,7 @@ fn every_day_1970_2200_has_a_valid_day() {
     eprintln!("1970-2200 x2 in {:?}", t.elapsed());
 }
 
-// Found by the per-day comparison with romcal 3.0.0 (README, "Checked against romcal 3.0.0").
+// Found by the per-day comparison with romcal 3.0.0 (`docs/notes/liturgy-lab-notes.md`, "Checked against romcal 3.0.0").
 
 #[test]
 fn advent_weekdays_in_november_are_not_december_ferias() {

@@ -292,7 +292,7 @@ fn classifier_on_seventh_held_out_set() {
 /// refused precision / recall): dev 0.984/1.000, 1.000/0.983; held out 1
 /// 1.000/1.000 both; 2 0.979/0.993, 0.993/0.979; 3 0.992 all four; 4 0.977 all
 /// four; 5 0.987/1.000, 1.000/0.987; 7 0.967/0.987, 0.986/0.967. The word model
-/// alone and the steps between: `crates/qa/README.md`, "Session 15".
+/// alone and the steps between: `docs/notes/qa-conventions.md`, "Session 15".
 #[test]
 fn both_voices_on_the_held_out_sets() {
     let Some(vote) = vote() else { return };
