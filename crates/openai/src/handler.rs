@@ -1,9 +1,11 @@
-//! The HTTP handlers: `POST …/chat/completions`, `POST …/search` and `GET …/models`.
+//! The HTTP handlers: `POST …/chat/completions`, `POST …/responses`, `POST
+//! …/search` and `GET …/models`.
 
 use crate::citations;
 use crate::completion::{self, Meta};
 use crate::error::ApiError;
 use crate::request::ChatRequest;
+use crate::responses::{self, ResponsesRequest};
 use crate::search::{self, SearchRequest};
 use axum::extract::{ConnectInfo, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
@@ -132,6 +134,47 @@ async fn chat_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
     );
     let answer = citations::answer(&out?);
     Ok(axum::Json(completion::completion(&meta, &question, &answer)).into_response())
+}
+
+/// `POST /v1/responses` (and `/api/v1/responses`): the Responses API.
+pub(crate) async fn responses(State(ctx): State<Ctx>, req: Request) -> Response {
+    match responses_inner(ctx, req).await {
+        Ok(r) => r,
+        Err(e) => e.into_response(),
+    }
+}
+
+/// As [`chat_inner`]; the request, the object and the events are built in
+/// [`crate::responses`].
+async fn responses_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
+    let (mut parts, body) = req.into_parts();
+    let caller = authenticate(&mut parts, &ctx.state).await?;
+    let bytes = read_body(&parts, body, ctx.state.config.body_limit).await?;
+    let rreq = ResponsesRequest::parse(&bytes)?;
+    let question = rreq.question();
+    let env = responses::object::Envelope::new(&rreq);
+    let auth = auth_of(&parts);
+    tracing::info!(caller = %caller.id, model = %rreq.model, stream = rreq.stream,
+        turns = rreq.messages.len(), "response");
+    let input_error = |e: RunError| match e {
+        RunError::InvalidParams(m) => {
+            ApiError::invalid(Some("input"), m).with_code("invalid_value")
+        }
+        other => ApiError::from(other),
+    };
+    if rreq.stream {
+        // Refusals (rate limit, plan, busy) come before the first byte: a proper status.
+        let rx = ctx
+            .runner
+            .stream("catholic_qa", rreq.parts(), &auth)
+            .await
+            .map_err(input_error)?;
+        let enc = responses::live::Encoder::new(env, question);
+        return Ok(Sse::new(responses::live::events(enc, rx)).into_response());
+    }
+    let out = ctx.runner.run("catholic_qa", rreq.parts(), &auth).await;
+    let answer = citations::answer(&out.map_err(input_error)?);
+    Ok(axum::Json(responses::object::completed(&env, &question, &answer)).into_response())
 }
 
 /// `POST /api/v1/search` (and `/v1/search`): `document_search` in the Search API's shape.
