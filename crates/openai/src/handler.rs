@@ -1,9 +1,11 @@
-//! The HTTP handlers: `POST …/chat/completions`, `POST …/search` and `GET …/models`.
+//! The HTTP handlers: `POST …/chat/completions`, `POST …/responses`, `POST
+//! …/search` and `GET …/models`.
 
 use crate::citations;
 use crate::completion::{self, Meta};
 use crate::error::ApiError;
 use crate::request::ChatRequest;
+use crate::responses::{self, ResponsesRequest};
 use crate::search::{self, SearchRequest};
 use axum::extract::{FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
@@ -105,6 +107,47 @@ async fn chat_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
     );
     let answer = citations::answer(&out?);
     Ok(axum::Json(completion::completion(&meta, &question, &answer)).into_response())
+}
+
+/// `POST /v1/responses` (and `/api/v1/responses`): the Responses API.
+pub(crate) async fn responses(State(ctx): State<Ctx>, req: Request) -> Response {
+    match responses_inner(ctx, req).await {
+        Ok(r) => r,
+        Err(e) => e.into_response(),
+    }
+}
+
+/// As [`chat_inner`]; the request, the object and the events are built in
+/// [`crate::responses`].
+async fn responses_inner(ctx: Ctx, req: Request) -> Result<Response, ApiError> {
+    let (mut parts, body) = req.into_parts();
+    let caller = authenticate(&mut parts, &ctx.state).await?;
+    let bytes = read_body(&parts, body, ctx.state.config.body_limit).await?;
+    let rreq = ResponsesRequest::parse(&bytes)?;
+    let question = rreq.question();
+    let env = responses::object::Envelope::new(&rreq);
+    tracing::info!(caller = %caller.id, model = %rreq.model, stream = rreq.stream,
+        turns = rreq.messages.len(), "response");
+    let input_error = |e: ecclesia_server::AskError| {
+        if e.is_invalid_params() {
+            ApiError::invalid(Some("input"), e.to_string()).with_code("invalid_value")
+        } else {
+            ApiError::from(e)
+        }
+    };
+    if rreq.stream {
+        // Refusals (rate limit, plan, busy) come before the first byte: a proper status.
+        let rx = ctx
+            .core
+            .ask_streaming(&caller, "catholic_qa", rreq.parts())
+            .await
+            .map_err(input_error)?;
+        let enc = responses::live::Encoder::new(env, question);
+        return Ok(Sse::new(responses::live::events(enc, rx)).into_response());
+    }
+    let out = ctx.core.ask(&caller, "catholic_qa", rreq.parts()).await;
+    let answer = citations::answer(&out.map_err(input_error)?);
+    Ok(axum::Json(responses::object::completed(&env, &question, &answer)).into_response())
 }
 
 /// `POST /api/v1/search` (and `/v1/search`): `document_search` in the Search API's shape.

@@ -1,5 +1,5 @@
 //! The Magisterium-compatible HTTP APIs: OpenAI-compatible Chat Completions
-//! over `catholic_qa`, and the Search API over `document_search`.
+//! and Responses over `catholic_qa`, and the Search API over `document_search`.
 //!
 //! [`router`] serves `POST /api/v1/search` (and `/v1/search`; see [`search`]:
 //! `query` ≤ 1,024 characters, `numResults` 1–100, `category`
@@ -16,6 +16,14 @@
 //! one with `finish_reason`. Errors are OpenAI's `{"error": {message, type,
 //! param, code}}` with its status codes.
 //!
+//! `POST /v1/responses` (and `/api/v1/responses`) is the Responses API over
+//! the same skill ([`responses`]): `input` as a string or message items,
+//! `instructions`, `stream`; one assistant message whose `output_text` carries
+//! `url_citation` annotations on its `[n]` markers, the same top-level
+//! `citations[]`, and when streaming the semantic events from
+//! `response.created` to `response.completed`. Tools, images and
+//! `previous_response_id` (no response is stored) are refused with a 400.
+//!
 //! Every call goes through the server's `CoreClient` for the caller
 //! authenticated once here: the same keys, plans, lanes, tasks, metrics, and
 //! the common and `catholic_qa` rate-limit pools (a search counts in the
@@ -28,6 +36,7 @@ mod error;
 mod handler;
 mod live;
 mod request;
+pub mod responses;
 pub mod search;
 
 pub use citations::{answer, Answer};
@@ -55,6 +64,8 @@ pub fn router(state: ecclesia_server::AppState) -> axum::Router {
     axum::Router::new()
         .route("/api/v1/chat/completions", post(handler::chat))
         .route("/v1/chat/completions", post(handler::chat))
+        .route("/api/v1/responses", post(handler::responses))
+        .route("/v1/responses", post(handler::responses))
         .route("/api/v1/search", post(handler::search))
         .route("/v1/search", post(handler::search))
         .route("/api/v1/models", get(handler::models))

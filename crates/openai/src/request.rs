@@ -53,7 +53,8 @@ pub struct ChatRequest {
     pub temperature: Option<f64>,
 }
 
-fn kind(v: &Value) -> &'static str {
+/// What a JSON value is, for messages ("a string", "an array", …).
+pub(crate) fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -83,24 +84,7 @@ impl ChatRequest {
     }
 
     fn from_object(obj: &Map<String, Value>) -> Result<Self, ApiError> {
-        let model = match obj.get("model") {
-            Some(Value::String(m)) if !m.trim().is_empty() => m.trim().to_string(),
-            None | Some(Value::Null) => {
-                return Err(ApiError::invalid(
-                    Some("model"),
-                    "you must provide a model parameter",
-                ))
-            }
-            Some(other) => {
-                return Err(ApiError::invalid(
-                    Some("model"),
-                    format!("model must be a string, not {}", kind(other)),
-                ))
-            }
-        };
-        if !crate::MODELS.contains(&model.as_str()) {
-            return Err(ApiError::model_not_found(&model));
-        }
+        let model = model_field(obj)?;
         let messages = match obj.get("messages") {
             Some(Value::Array(a)) => a,
             None | Some(Value::Null) => {
@@ -185,18 +169,7 @@ impl ChatRequest {
             Some(t) => Some(t),
             None => uint_field(obj, "max_tokens")?,
         };
-        let temperature = match obj.get("temperature") {
-            None | Some(Value::Null) => None,
-            Some(v) => match v.as_f64() {
-                Some(t) if (0.0..=2.0).contains(&t) => Some(t),
-                _ => {
-                    return Err(ApiError::invalid(
-                        Some("temperature"),
-                        "temperature must be a number between 0 and 2",
-                    ))
-                }
-            },
-        };
+        let temperature = temperature_field(obj)?;
         Ok(ChatRequest {
             model,
             messages: out,
@@ -211,33 +184,39 @@ impl ChatRequest {
     /// assistant turns (the last few, shortened) when there are any, so that a
     /// follow-up is understood, and retrieved for, in context.
     pub fn question(&self) -> String {
-        let Some((last, earlier)) = self.messages.split_last() else {
-            return String::new();
-        };
-        let question = last.content.trim().to_string();
-        let turns: Vec<&Message> = earlier
-            .iter()
-            .filter(|m| matches!(m.role, Role::User | Role::Assistant))
-            .filter(|m| !m.content.trim().is_empty())
-            .collect();
-        if turns.is_empty() {
-            return question;
-        }
-        let start = turns.len().saturating_sub(CONTEXT_TURNS);
-        let mut context = String::from("Earlier in this conversation:\n");
-        for m in &turns[start..] {
-            let who = if m.role == Role::User {
-                "User"
-            } else {
-                "Assistant"
-            };
-            let text: String = m.content.trim().chars().take(CONTEXT_TURN_CHARS).collect();
-            context.push_str(&format!("{who}: {text}\n"));
-        }
-        let room = MAX_QUESTION_CHARS.saturating_sub(question.chars().count() + 32);
-        let context: String = context.chars().take(room).collect();
-        format!("{context}\nFollow-up question: {question}")
+        question_of(&self.messages)
     }
+}
+
+/// The question of a conversation whose last message is the user's: see
+/// [`ChatRequest::question`] (the Responses API asks it the same way).
+pub(crate) fn question_of(messages: &[Message]) -> String {
+    let Some((last, earlier)) = messages.split_last() else {
+        return String::new();
+    };
+    let question = last.content.trim().to_string();
+    let turns: Vec<&Message> = earlier
+        .iter()
+        .filter(|m| matches!(m.role, Role::User | Role::Assistant))
+        .filter(|m| !m.content.trim().is_empty())
+        .collect();
+    if turns.is_empty() {
+        return question;
+    }
+    let start = turns.len().saturating_sub(CONTEXT_TURNS);
+    let mut context = String::from("Earlier in this conversation:\n");
+    for m in &turns[start..] {
+        let who = if m.role == Role::User {
+            "User"
+        } else {
+            "Assistant"
+        };
+        let text: String = m.content.trim().chars().take(CONTEXT_TURN_CHARS).collect();
+        context.push_str(&format!("{who}: {text}\n"));
+    }
+    let room = MAX_QUESTION_CHARS.saturating_sub(question.chars().count() + 32);
+    let context: String = context.chars().take(room).collect();
+    format!("{context}\nFollow-up question: {question}")
 }
 
 fn message(i: usize, m: &Value) -> Result<Message, ApiError> {
@@ -303,7 +282,31 @@ fn message(i: usize, m: &Value) -> Result<Message, ApiError> {
     Ok(Message { role, content })
 }
 
-fn bool_field(o: &Map<String, Value>, key: &str) -> Result<Option<bool>, ApiError> {
+/// `model`: required, one of [`crate::MODELS`] (404 `model_not_found` otherwise).
+pub(crate) fn model_field(obj: &Map<String, Value>) -> Result<String, ApiError> {
+    let model = match obj.get("model") {
+        Some(Value::String(m)) if !m.trim().is_empty() => m.trim().to_string(),
+        None | Some(Value::Null) => {
+            return Err(ApiError::invalid(
+                Some("model"),
+                "you must provide a model parameter",
+            ))
+        }
+        Some(other) => {
+            return Err(ApiError::invalid(
+                Some("model"),
+                format!("model must be a string, not {}", kind(other)),
+            ))
+        }
+    };
+    if !crate::MODELS.contains(&model.as_str()) {
+        return Err(ApiError::model_not_found(&model));
+    }
+    Ok(model)
+}
+
+/// `key` as a boolean, if given; 400 naming it otherwise.
+pub(crate) fn bool_field(o: &Map<String, Value>, key: &str) -> Result<Option<bool>, ApiError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Bool(b)) => Ok(Some(*b)),
@@ -314,7 +317,8 @@ fn bool_field(o: &Map<String, Value>, key: &str) -> Result<Option<bool>, ApiErro
     }
 }
 
-fn uint_field(o: &Map<String, Value>, key: &str) -> Result<Option<u32>, ApiError> {
+/// `key` as a token count (1–131,072), if given; 400 naming it otherwise.
+pub(crate) fn uint_field(o: &Map<String, Value>, key: &str) -> Result<Option<u32>, ApiError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => match v.as_u64() {
@@ -322,6 +326,20 @@ fn uint_field(o: &Map<String, Value>, key: &str) -> Result<Option<u32>, ApiError
             _ => Err(ApiError::invalid(
                 Some(key),
                 format!("{key} must be an integer between 1 and 131072"),
+            )),
+        },
+    }
+}
+
+/// `temperature`, if given: a number from 0 to 2.
+pub(crate) fn temperature_field(o: &Map<String, Value>) -> Result<Option<f64>, ApiError> {
+    match o.get("temperature") {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_f64() {
+            Some(t) if (0.0..=2.0).contains(&t) => Ok(Some(t)),
+            _ => Err(ApiError::invalid(
+                Some("temperature"),
+                "temperature must be a number between 0 and 2",
             )),
         },
     }
