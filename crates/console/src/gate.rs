@@ -4,6 +4,7 @@
 //! admitted (the console then relies on `max_concurrent` and the deadline).
 
 use axum::http::{HeaderMap, StatusCode};
+use futures::future::BoxFuture;
 
 /// Why a page view was refused.
 #[derive(Debug, Clone)]
@@ -19,15 +20,24 @@ pub struct Refusal {
 /// Admits or refuses page views that run skills.
 pub trait Gate: Send + Sync {
     /// One page view that runs `skill` (once per page, however many calls it
-    /// makes) for the request carrying `headers`.
-    fn admit(&self, skill: &str, headers: &HeaderMap) -> Result<(), Refusal>;
+    /// makes) for the request carrying `headers`. Asynchronous: a key store or a
+    /// rate limiter that waits on I/O does it off the async workers.
+    fn admit<'a>(
+        &'a self,
+        skill: &'a str,
+        headers: &'a HeaderMap,
+    ) -> BoxFuture<'a, Result<(), Refusal>>;
 }
 
 impl<F> Gate for F
 where
     F: Fn(&str, &HeaderMap) -> Result<(), Refusal> + Send + Sync,
 {
-    fn admit(&self, skill: &str, headers: &HeaderMap) -> Result<(), Refusal> {
-        self(skill, headers)
+    fn admit<'a>(
+        &'a self,
+        skill: &'a str,
+        headers: &'a HeaderMap,
+    ) -> BoxFuture<'a, Result<(), Refusal>> {
+        Box::pin(std::future::ready(self(skill, headers)))
     }
 }

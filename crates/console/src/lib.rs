@@ -114,17 +114,36 @@ impl ConsoleState {
         (self.source)()
     }
 
-    /// Today, for defaults.
-    pub fn today(&self) -> chrono::NaiveDate {
-        self.opts
-            .today
-            .unwrap_or_else(|| chrono::Utc::now().date_naive())
+    /// Today, for defaults: the fixed day of the options, else the day the readings skill
+    /// calls today (it reads the date in the configured time zone, which the console does
+    /// not know), else the day in UTC when that skill is not served.
+    pub async fn today(&self) -> chrono::NaiveDate {
+        if let Some(t) = self.opts.today {
+            return t;
+        }
+        const READINGS: &str = "liturgical_readings";
+        if self.registry().get(READINGS).is_some() {
+            let parts = skills::data(serde_json::json!({"date": "today"}));
+            if let Ok(answer) = skills::call(self, READINGS, parts).await {
+                let date = answer
+                    .data()
+                    .get("date")
+                    .and_then(|d| d.as_str()?.parse().ok());
+                if let Some(date) = date {
+                    return date;
+                }
+            }
+        }
+        chrono::Utc::now().date_naive()
     }
 
     /// Ask the gate (if any) to admit a page view running `skill`.
-    pub fn admit(&self, ctx: &Ctx, skill: &str) -> Result<(), ConsoleError> {
+    pub async fn admit(&self, ctx: &Ctx, skill: &str) -> Result<(), ConsoleError> {
         match &self.opts.gate {
-            Some(g) => g.admit(skill, &ctx.headers).map_err(ConsoleError::Refused),
+            Some(g) => g
+                .admit(skill, &ctx.headers)
+                .await
+                .map_err(ConsoleError::Refused),
             None => Ok(()),
         }
     }

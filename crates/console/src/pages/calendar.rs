@@ -57,7 +57,7 @@ fn shift(year: i32, month: u32, by: i32) -> (i32, u32) {
 
 async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, ConsoleError> {
     let p = Params::from_uri(uri)?;
-    let today = state.today();
+    let today = state.today().await;
     let year = p
         .int("year", YEARS.0, YEARS.1)?
         .unwrap_or(today.year() as i64) as i32;
@@ -153,7 +153,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
         return Ok(Page::for_ctx(ctx, &title, "calendar", body)
             .status(axum::http::StatusCode::SERVICE_UNAVAILABLE));
     }
-    state.admit(ctx, SKILL)?;
+    state.admit(ctx, SKILL).await?;
     // Each day from the skill.
     let mut grid = Vec::with_capacity(days as usize);
     for i in 0..days {

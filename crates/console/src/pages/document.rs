@@ -55,7 +55,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     if state.registry().get(SKILL).is_none() {
         return Err(ConsoleError::Unavailable(SKILL.into()));
     }
-    state.admit(ctx, SKILL)?;
+    state.admit(ctx, SKILL).await?;
     let Some((mut text, mut data)) = fetch(state, &id, reference.as_deref()).await? else {
         let body = format!(
             "<h1>{}</h1><p role=\"status\">{}</p>",

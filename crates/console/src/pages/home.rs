@@ -40,7 +40,7 @@ pub async fn handler(State(state): State<ConsoleState>, ctx: Ctx, uri: Uri) -> R
     let _ = write!(body, "<p>{}</p><ul class=\"cards\">", ctx.t("home.intro"));
     body.push_str(&cards(&state, &ctx));
     body.push_str("</ul>");
-    let today = state.today().format("%Y-%m-%d").to_string();
+    let today = state.today().await.format("%Y-%m-%d").to_string();
     let _ = write!(
         body,
         "<form class=\"panel\" method=\"get\" action=\"/readings\"><div class=\"field\"><label for=\"f-date\">{}</label><input id=\"f-date\" type=\"date\" name=\"date\" value=\"{today}\"></div>{}<div><button type=\"submit\">{}</button></div></form>",
@@ -99,7 +99,7 @@ async fn today_section(
     calendar: &str,
 ) -> String {
     const SKILL: &str = "liturgical_readings";
-    if state.registry().get(SKILL).is_none() || state.admit(ctx, SKILL).is_err() {
+    if state.registry().get(SKILL).is_none() || state.admit(ctx, SKILL).await.is_err() {
         return String::new();
     }
     let Ok(answer) = skills::call(
@@ -183,7 +183,7 @@ fn readings_list(ctx: &Ctx, d: &Map<String, Value>, iso: &str, calendar: &str) -
 /// The first entries of the day's Martyrology, linked to the whole.
 async fn martyrology(state: &ConsoleState, ctx: &Ctx, iso: &str) -> String {
     const SKILL: &str = "saints_of_the_day";
-    if state.registry().get(SKILL).is_none() || state.admit(ctx, SKILL).is_err() {
+    if state.registry().get(SKILL).is_none() || state.admit(ctx, SKILL).await.is_err() {
         return String::new();
     }
     let Ok(answer) = skills::call(state, SKILL, skills::data(json!({"date": iso}))).await else {

@@ -126,7 +126,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     if q.is_none() && id.is_none() {
         return Ok(Page::for_ctx(ctx, title, "lookup", body));
     }
-    state.admit(ctx, kind.skill)?;
+    state.admit(ctx, kind.skill).await?;
     let mut req = Map::new();
     if let Some(i) = &id {
         req.insert(kind.id_key.into(), Value::String(i.clone()));

@@ -62,7 +62,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
         return Ok(Page::for_ctx(ctx, title, "readings", body)
             .status(axum::http::StatusCode::SERVICE_UNAVAILABLE));
     }
-    state.admit(ctx, SKILL)?;
+    state.admit(ctx, SKILL).await?;
     let asked = date.or(phrase).unwrap_or_else(|| "today".into());
     let answer = skills::call(
         state,

@@ -234,7 +234,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
                 .status(axum::http::StatusCode::SERVICE_UNAVAILABLE),
         );
     }
-    state.admit(ctx, SKILL)?;
+    state.admit(ctx, SKILL).await?;
     let mut req = Map::new();
     req.insert(
         "date".into(),

@@ -102,7 +102,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     let Some(q) = q else {
         return Ok(Page::for_ctx(ctx, title, "search", body));
     };
-    state.admit(ctx, SKILL)?;
+    state.admit(ctx, SKILL).await?;
     let mut req = Map::new();
     req.insert("query".into(), Value::String(q.clone()));
     req.insert("limit".into(), Value::from(PER_PAGE));

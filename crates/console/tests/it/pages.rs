@@ -581,3 +581,25 @@ fn the_start_page_opens_on_today() {
     // An unknown calendar is a clear 400.
     assert_eq!(get(real(), "/?calendar=zz").status, 400);
 }
+
+/// With no fixed day in the options, "today" is the readings skill's (read in the configured
+/// time zone), not the console's own clock: here the skill's today is 1 June 2026.
+#[test]
+fn today_is_the_readings_skill_s_today() {
+    let server = crate::support::spawn_with(
+        crate::support::real_registry(),
+        false,
+        ecclesia_console::ConsoleOptions::default(),
+    );
+    let r = get(&server, "/calendar");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(
+        r.body.contains("from=2026-06-01&amp;to=2026-06-30") || r.body.contains("June 2026"),
+        "the month of the skill's today is shown"
+    );
+    let r = get(&server, "/");
+    assert!(
+        r.body.contains("value=\"2026-06-01\""),
+        "the date form starts on the skill's today"
+    );
+}

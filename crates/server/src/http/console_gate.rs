@@ -9,6 +9,7 @@ use crate::core::plans;
 use crate::core::state::AppState;
 use axum::http::{header, HeaderMap, StatusCode};
 use ecclesia_console::{Gate, Refusal};
+use futures::future::BoxFuture;
 use std::time::Instant;
 
 /// The gate over the server's key store and rate limiter.
@@ -25,7 +26,19 @@ fn refuse(status: StatusCode, message: impl Into<String>, retry_after: Option<u6
 }
 
 impl Gate for ConsoleGate {
-    fn admit(&self, skill: &str, headers: &HeaderMap) -> Result<(), Refusal> {
+    fn admit<'a>(
+        &'a self,
+        skill: &'a str,
+        headers: &'a HeaderMap,
+    ) -> BoxFuture<'a, Result<(), Refusal>> {
+        Box::pin(self.admit_now(skill, headers))
+    }
+}
+
+impl ConsoleGate {
+    /// The key (checked on a blocking thread: the key store may wait on its database),
+    /// the plan, then the rate-limit pools of one page view.
+    async fn admit_now(&self, skill: &str, headers: &HeaderMap) -> Result<(), Refusal> {
         let token = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
@@ -34,7 +47,7 @@ impl Gate for ConsoleGate {
             .map(|(_, t)| t.trim().to_string())
             .filter(|t| !t.is_empty());
         let (caller, plan) = match token {
-            Some(t) => match self.state.keys.verify(&t) {
+            Some(t) => match verify(&self.state, t).await {
                 Ok(Some(key)) => (key.id, self.state.config.plan(&key.plan)),
                 Ok(None) => {
                     return Err(refuse(
@@ -84,4 +97,12 @@ impl Gate for ConsoleGate {
             _ => Ok(()),
         }
     }
+}
+
+async fn verify(state: &AppState, token: String) -> Result<Option<crate::ApiKey>, String> {
+    let keys = state.keys.clone();
+    tokio::task::spawn_blocking(move || keys.verify(&token))
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())
 }
