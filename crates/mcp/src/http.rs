@@ -20,6 +20,18 @@ pub const MCP_PATH: &str = "/mcp";
 /// The MCP endpoint as a router to merge into the server's
 /// (`ecclesia_server::router(state.clone()).merge(ecclesia_mcp::router(state))`).
 pub fn router(state: AppState) -> Router {
+    router_with(state, |handler| handler)
+}
+
+/// [`router`] with each session's handler wrapped by `wrap`: the same transport, keys,
+/// `Host` and `Origin` checks. For test servers only (the conformance suite's fixture
+/// tools, prompts and resources mounted beside ours: `examples/mcp_fake_server.rs`).
+#[doc(hidden)]
+pub fn router_with<H, F>(state: AppState, wrap: F) -> Router
+where
+    H: rmcp::ServerHandler,
+    F: Fn(EcclesiaMcp) -> H + Send + Sync + 'static,
+{
     let handler =
         EcclesiaMcp::new(Runner::server(state.clone())).with_version(state.config.version.clone());
     let public = &state.config.public_url;
@@ -29,7 +41,7 @@ pub fn router(state: AppState) -> Router {
         .enforce_origin_validation()
         .with_max_request_body_bytes(state.config.body_limit);
     let service = StreamableHttpService::new(
-        move || Ok(handler.for_session()),
+        move || Ok(wrap(handler.for_session())),
         Arc::new(LocalSessionManager::default()),
         config,
     );

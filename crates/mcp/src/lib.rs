@@ -28,7 +28,7 @@ mod stdio;
 mod tools;
 
 pub use handler::{EcclesiaMcp, PROTOCOL_VERSIONS};
-pub use http::{allowed_hosts, allowed_origins, router, MCP_PATH};
+pub use http::{allowed_hosts, allowed_origins, router, router_with, MCP_PATH};
 pub use resources::{DOCUMENT_TEMPLATE, TODAY_READINGS};
 pub use runner::Runner;
 pub use stdio::{serve_io, serve_stdio, STDIO_SKILL_TIMEOUT};

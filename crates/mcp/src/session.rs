@@ -94,16 +94,7 @@ impl Session {
         let session = self.clone();
         tokio::spawn(async move {
             loop {
-                let now = Utc::now();
-                let next = (now + Duration::days(1))
-                    .date_naive()
-                    .and_hms_opt(0, 0, 5)
-                    .map(|t| t.and_utc())
-                    .unwrap_or(now + Duration::hours(24));
-                let wait = (next - now)
-                    .to_std()
-                    .unwrap_or(std::time::Duration::from_secs(3600));
-                tokio::time::sleep(wait).await;
+                tokio::time::sleep(until_next_day()).await;
                 if !session.is_subscribed(&uri) {
                     return;
                 }
@@ -117,6 +108,19 @@ impl Session {
             }
         });
     }
+}
+
+/// How long until just after the next midnight (UTC), when today's readings change.
+pub fn until_next_day() -> std::time::Duration {
+    let now = Utc::now();
+    let next = (now + Duration::days(1))
+        .date_naive()
+        .and_hms_opt(0, 0, 5)
+        .map(|t| t.and_utc())
+        .unwrap_or(now + Duration::hours(24));
+    (next - now)
+        .to_std()
+        .unwrap_or(std::time::Duration::from_secs(3600))
 }
 
 #[cfg(test)]

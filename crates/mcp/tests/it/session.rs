@@ -112,3 +112,29 @@ async fn prompt_dates_complete_and_today_can_be_subscribed() {
         .await;
     assert!(bad.is_err(), "an unknown URI is refused");
 }
+
+/// `subscriptions/listen` (2026-07-28): today's readings and documents are accepted, other
+/// URIs and list changes are not (the conformance suite's `server-stateless` checks the
+/// acknowledgment over HTTP: scripts/mcp-conformance.sh).
+#[tokio::test]
+async fn listen_accepts_our_resources_only() {
+    use rmcp::model::SubscriptionFilter;
+    use rmcp::ServerHandler;
+    let runner = ecclesia_mcp::Runner::local(fake::registry(), std::time::Duration::from_secs(5))
+        .expect("runner");
+    let server = ecclesia_mcp::EcclesiaMcp::new(runner);
+    let mut requested = SubscriptionFilter::new();
+    requested.tools_list_changed = Some(true);
+    requested.resource_subscriptions = Some(vec![
+        ecclesia_mcp::TODAY_READINGS.to_string(),
+        "http://elsewhere/x".to_string(),
+    ]);
+    let accepted = server
+        .accepted_subscription_filter(&requested)
+        .expect("subscriptions/listen is implemented");
+    assert_eq!(
+        accepted.resource_subscriptions,
+        Some(vec![ecclesia_mcp::TODAY_READINGS.to_string()])
+    );
+    assert_eq!(accepted.tools_list_changed, None);
+}
