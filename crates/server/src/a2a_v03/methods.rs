@@ -5,7 +5,7 @@ use crate::a2a_v03::errors;
 use crate::core::callers::Caller;
 use crate::core::errors::{rate_headers, ServerError};
 use crate::core::push::{configs, PushVersion};
-use crate::core::send::{self, Sent};
+use crate::core::send::Sent;
 use crate::core::state::AppState;
 use crate::core::tasks::{self, Subscription};
 use crate::http::jsonrpc::{error_response, json_response, success_response, Handled};
@@ -211,7 +211,7 @@ async fn apply(method: Method, state: &AppState, caller: &Caller, request_id: &s
     match method {
         Method::Send(p) => send_message(*p, false, state, caller, request_id).await,
         Method::Stream(p) => send_message(*p, true, state, caller, request_id).await,
-        Method::Get(p) => match tasks::get(state, &p.id, &caller.id, request_id).await {
+        Method::Get(p) => match state.client("a2a").get(caller, &p.id, request_id).await {
             Ok(rec) => json(
                 tasks::view(rec.task, p.history_length),
                 Some(rec.skill),
@@ -219,12 +219,16 @@ async fn apply(method: Method, state: &AppState, caller: &Caller, request_id: &s
             ),
             Err(e) => err(e, None, false),
         },
-        Method::Cancel(p) => match tasks::cancel(state, &p.id, &caller.id, request_id).await {
+        Method::Cancel(p) => match state.client("a2a").cancel(caller, &p.id, request_id).await {
             Ok(rec) => json(rec.task, Some(rec.skill), HeaderMap::new()),
             Err(e) => err(e, None, false),
         },
         Method::Resubscribe(p) => {
-            match tasks::subscribe(state, &p.id, &caller.id, request_id).await {
+            match state
+                .client("a2a")
+                .subscribe(caller, &p.id, request_id)
+                .await
+            {
                 // A finished task: the task, then its final status.
                 Ok((Subscription::Finished(task), skill)) => Reply::Stream {
                     skill: Some(skill),
@@ -243,7 +247,12 @@ async fn apply(method: Method, state: &AppState, caller: &Caller, request_id: &s
         }
         Method::PushSet(p) => {
             let result = match configs::from_v03(&p.push_notification_config, PushVersion::V03) {
-                Ok(new) => configs::set(state, caller, &p.task_id, new, request_id).await,
+                Ok(new) => {
+                    state
+                        .client("a2a")
+                        .set_push_config(caller, &p.task_id, new, request_id)
+                        .await
+                }
                 Err(e) => Err(e),
             };
             push_reply(result.map(|c| serde_json::to_value(configs::to_v03(&c))))
@@ -252,11 +261,17 @@ async fn apply(method: Method, state: &AppState, caller: &Caller, request_id: &s
             let id = p
                 .push_notification_config_id
                 .unwrap_or_else(|| p.id.clone());
-            let result = configs::get(state, caller, &p.id, &id, request_id).await;
+            let result = state
+                .client("a2a")
+                .push_config(caller, &p.id, &id, request_id)
+                .await;
             push_reply(result.map(|c| serde_json::to_value(configs::to_v03(&c))))
         }
         Method::PushList(p) => {
-            let result = configs::list(state, caller, &p.id, request_id).await;
+            let result = state
+                .client("a2a")
+                .push_configs(caller, &p.id, request_id)
+                .await;
             push_reply(
                 result.map(|cs| {
                     serde_json::to_value(cs.iter().map(configs::to_v03).collect::<Vec<_>>())
@@ -265,7 +280,10 @@ async fn apply(method: Method, state: &AppState, caller: &Caller, request_id: &s
         }
         Method::PushDelete(p) => match p.push_notification_config_id {
             Some(id) => {
-                let result = configs::delete(state, caller, &p.id, &id, request_id).await;
+                let result = state
+                    .client("a2a")
+                    .delete_push_config(caller, &p.id, &id, request_id)
+                    .await;
                 push_reply(result.map(|()| Ok(Value::Null)))
             }
             None => err(
@@ -297,7 +315,10 @@ async fn send_message(
     caller: &Caller,
     request_id: &str,
 ) -> Reply {
-    let out = send::send(state, caller, p, stream, PushVersion::V03, request_id).await;
+    let out = state
+        .client("a2a")
+        .send(caller, p, stream, PushVersion::V03, request_id)
+        .await;
     let headers = out.rate.as_ref().map(rate_headers).unwrap_or_default();
     match out.result {
         Ok(Sent::Task(task)) => json(*task, out.skill, headers),

@@ -9,7 +9,7 @@ use crate::core::bus::EventStream;
 use crate::core::callers::Caller;
 use crate::core::errors::{rate_headers, ServerError};
 use crate::core::push::{configs, PushAuth, PushConfig, PushVersion};
-use crate::core::send::{self, Sent};
+use crate::core::send::Sent;
 use crate::core::state::AppState;
 use crate::core::store::{TaskCursor, TaskListQuery};
 use crate::core::tasks::{self, Subscription};
@@ -101,7 +101,7 @@ pub(crate) async fn run(req: Request, state: &AppState, caller: &Caller, request
         Request::SendMessage(p) => send_message(p, false, state, caller, request_id).await,
         Request::SendStreamingMessage(p) => send_message(p, true, state, caller, request_id).await,
         Request::GetTask(p) => match TaskQueryParams::try_from(p) {
-            Ok(q) => match tasks::get(state, &q.id, &caller.id, request_id).await {
+            Ok(q) => match state.client("a2a").get(caller, &q.id, request_id).await {
                 Ok(rec) => task_value(
                     tasks::view(rec.task, q.history_length),
                     Some(rec.skill),
@@ -114,14 +114,14 @@ pub(crate) async fn run(req: Request, state: &AppState, caller: &Caller, request
         },
         Request::CancelTask(p) => {
             let q = TaskIdParams::from(p);
-            match tasks::cancel(state, &q.id, &caller.id, request_id).await {
+            match state.client("a2a").cancel(caller, &q.id, request_id).await {
                 Ok(rec) => task_value(rec.task, Some(rec.skill), HeaderMap::new(), false),
                 Err(e) => fail(e),
             }
         }
         Request::SubscribeToTask(p) => {
             let q = TaskIdParams::from(p);
-            match tasks::subscribe(state, &q.id, &caller.id, request_id).await {
+            match state.client("a2a").subscribe(caller, &q.id, request_id).await {
                 Ok((Subscription::Live { task, events }, skill)) => Out::Stream {
                     skill: Some(skill),
                     first: task,
@@ -170,25 +170,34 @@ pub(crate) async fn run(req: Request, state: &AppState, caller: &Caller, request
                 version: PushVersion::V1,
             };
             push_value(
-                configs::set(state, caller, &task_id, new, request_id)
+                state
+                    .client("a2a")
+                    .set_push_config(caller, &task_id, new, request_id)
                     .await
                     .map(|c| config_v1(&c)),
             )
         }
         Request::GetTaskPushNotificationConfig(r) => push_value(
-            configs::get(state, caller, &r.task_id, &r.id, request_id)
+            state
+                .client("a2a")
+                .push_config(caller, &r.task_id, &r.id, request_id)
                 .await
                 .map(|c| config_v1(&c)),
         ),
         Request::ListTaskPushNotificationConfigs(r) => {
-            let result = configs::list(state, caller, &r.task_id, request_id).await;
+            let result = state
+                .client("a2a")
+                .push_configs(caller, &r.task_id, request_id)
+                .await;
             push_value(result.map(|cs| ListTaskPushNotificationConfigsResponse {
                 configs: cs.iter().map(config_v1).collect(),
                 next_page_token: String::new(),
             }))
         }
         Request::DeleteTaskPushNotificationConfig(r) => push_value(
-            configs::delete(state, caller, &r.task_id, &r.id, request_id)
+            state
+                .client("a2a")
+                .delete_push_config(caller, &r.task_id, &r.id, request_id)
                 .await
                 .map(|()| serde_json::json!({})),
         ),
@@ -240,7 +249,10 @@ async fn send_message(
         Ok(p) => p,
         Err(e) => return fail(A2aError::from(e)),
     };
-    let out = send::send(state, caller, p03, stream, PushVersion::V1, request_id).await;
+    let out = state
+        .client("a2a")
+        .send(caller, p03, stream, PushVersion::V1, request_id)
+        .await;
     let headers = out.rate.as_ref().map(rate_headers).unwrap_or_default();
     match out.result {
         Ok(Sent::Task(task)) => task_value(*task, out.skill, headers, true),
@@ -406,7 +418,7 @@ async fn list(
         page_size: page_size as usize,
         after,
     };
-    let page = tasks::list(state, &caller.id, query, request_id).await?;
+    let page = state.client("a2a").list(caller, query, request_id).await?;
     let include_artifacts = p.include_artifacts.unwrap_or(false);
     let mut out = Vec::with_capacity(page.tasks.len());
     for rec in page.tasks {

@@ -15,7 +15,8 @@
 
 use crate::core::callers::Caller;
 use crate::core::errors::ServerError;
-use crate::core::push::PushVersion;
+use crate::core::push::configs::{self, NewConfig};
+use crate::core::push::{PushConfig, PushVersion};
 use crate::core::send::{self, SendOutcome, Sent};
 use crate::core::state::AppState;
 use crate::core::store::{TaskListQuery, TaskPage, TaskRecord};
@@ -244,6 +245,49 @@ impl CoreClient {
         request_id: &str,
     ) -> Result<(Subscription, String), ServerError> {
         tasks::subscribe(&self.state, id, &caller.id, request_id).await
+    }
+
+    /// Set a push-notification config on the task `task_id` of `caller`.
+    pub async fn set_push_config(
+        &self,
+        caller: &Caller,
+        task_id: &str,
+        new: NewConfig,
+        request_id: &str,
+    ) -> Result<PushConfig, ServerError> {
+        configs::set(&self.state, caller, task_id, new, request_id).await
+    }
+
+    /// The push-notification config `id` of the task `task_id` of `caller`.
+    pub async fn push_config(
+        &self,
+        caller: &Caller,
+        task_id: &str,
+        id: &str,
+        request_id: &str,
+    ) -> Result<PushConfig, ServerError> {
+        configs::get(&self.state, caller, task_id, id, request_id).await
+    }
+
+    /// The push-notification configs of the task `task_id` of `caller`.
+    pub async fn push_configs(
+        &self,
+        caller: &Caller,
+        task_id: &str,
+        request_id: &str,
+    ) -> Result<Vec<PushConfig>, ServerError> {
+        configs::list(&self.state, caller, task_id, request_id).await
+    }
+
+    /// Delete the push-notification config `id` of the task `task_id` of `caller`.
+    pub async fn delete_push_config(
+        &self,
+        caller: &Caller,
+        task_id: &str,
+        id: &str,
+        request_id: &str,
+    ) -> Result<(), ServerError> {
+        configs::delete(&self.state, caller, task_id, id, request_id).await
     }
 
     fn record(&self, skill: &str, outcome: &str, started: Instant, refused: Option<&ServerError>) {

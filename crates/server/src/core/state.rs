@@ -266,6 +266,11 @@ impl AppState {
         })
     }
 
+    /// The core as the front-end `surface` calls it.
+    pub fn client(&self, surface: &'static str) -> crate::core::client::CoreClient {
+        crate::core::client::CoreClient::new(self.clone(), surface)
+    }
+
     /// The lane `skill` runs in.
     pub fn lane_of(&self, skill: &str) -> &Lane {
         let kind = if self.config.slow_skills.iter().any(|s| s == skill) {
