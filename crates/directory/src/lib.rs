@@ -18,6 +18,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod elogium;
 pub mod epithet;
 pub mod fold;
 pub mod index;
