@@ -1224,6 +1224,26 @@ impl Corpus {
                     .map(|(i, ord)| (*ord, top + 1.0 + (count - i as f32) / count)),
             );
         }
+        self.hits_of(ranked, k)
+    }
+
+    /// The passages whose words match `query` (the lexical list alone, in the store's every
+    /// language unless `filters` says otherwise), best first: no named work, Bible episode
+    /// or described document put first. Whether the library speaks of something at all.
+    pub fn passages_literal(
+        &self,
+        query: &str,
+        k: usize,
+        filters: &Filters,
+    ) -> Result<Vec<PassageHit>, CorpusError> {
+        let mut f = filters.clone();
+        f.exclude_metadata_only = true;
+        let (ranked, _) = self.ranked(query, k.clamp(1, 1000), &f, SearchMode::Lexical)?;
+        self.hits_of(ranked, k)
+    }
+
+    /// The first `k` of `ranked` as passage hits.
+    fn hits_of(&self, ranked: Vec<(u64, f32)>, k: usize) -> Result<Vec<PassageHit>, CorpusError> {
         let mut out = Vec::new();
         for (ord, score) in ranked.into_iter().take(k) {
             let Some(d) = self.doc_of_ord(ord) else {

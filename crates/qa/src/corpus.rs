@@ -105,6 +105,18 @@ impl Retriever for CorpusRetriever {
         Ok(hits.into_iter().map(from_hit).collect())
     }
 
+    fn words_anywhere(&self, query: &str, k: usize) -> Result<Vec<Passage>, QaError> {
+        let filters = Filters {
+            language: None,
+            ..self.filters.clone()
+        };
+        let hits = self
+            .corpus
+            .passages_literal(query, k, &filters)
+            .map_err(QaError::retrieval)?;
+        Ok(hits.into_iter().map(from_hit).collect())
+    }
+
     fn search_kind(
         &self,
         query: &str,

@@ -190,6 +190,13 @@ pub trait Retriever: Send + Sync {
     /// Hybrid (lexical and dense) search over all passages, best first.
     fn search(&self, query: &str, k: usize) -> Result<Vec<Passage>, QaError>;
 
+    /// Passages for the words of `query` (a lexical search, not the meaning), in every
+    /// language the store holds, texts only (no catalogue entries): whether the library
+    /// speaks of something at all. The default is [`search`](Retriever::search).
+    fn words_anywhere(&self, query: &str, k: usize) -> Result<Vec<Passage>, QaError> {
+        self.search(query, k)
+    }
+
     /// Search inside one document, best first.
     fn search_in_document(
         &self,

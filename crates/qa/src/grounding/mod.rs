@@ -366,14 +366,15 @@ pub fn decide(
             .filter(|ph| specific(ph) && !passages.iter().any(|p| speaks_of(&p.text, ph)))
             // One search per phrase below: a bounded number, whatever the question lists.
             .take(MAX_SUBJECT_SEARCHES)
-            // The library as a whole, not only the passages gathered: "real presence" is
-            // everywhere in it, "in vitro fertilization" nowhere.
+            // The library as a whole, in every language, not only the passages gathered:
+            // "real presence" is everywhere in it, "in vitro fertilization" nowhere, and
+            // "Caritas" names a modern agency but is the Latin texts' word for charity.
             .filter(|ph| {
                 !retriever
-                    .search(ph, 10)
+                    .words_anywhere(ph, WORDS_ANYWHERE_PASSAGES)
                     .unwrap_or_default()
                     .iter()
-                    .any(|p| speaks_of(&p.text, ph))
+                    .any(|p| speaks_of(&p.text, ph) || speaks_of(&p.doc_title, ph))
             })
             .collect();
         uncovered_phrases.sort_unstable();
@@ -413,6 +414,11 @@ pub fn decide(
     }
 }
 
+/// Passages read for a subject phrase in the whole library: beyond the first places, which
+/// a named work or a Bible episode the phrase evokes may fill ("Council of Nicaea" puts
+/// Acts 15 first), and beyond the translations a query expands to ("Caritas": charity).
+const WORDS_ANYWHERE_PASSAGES: usize = 20;
+
 /// Most subject phrases looked up in the whole library for one question.
 const MAX_SUBJECT_SEARCHES: usize = 8;
 
@@ -438,10 +444,11 @@ fn specific(phrase: &str) -> bool {
     })
 }
 
-/// True when `text` holds every word of `phrase` (stemmed): the passage speaks of it.
+/// True when `text` holds every word of `phrase` (stemmed, accents and ligatures aside: the
+/// library's "Council of Nicæa" speaks of the Council of Nicaea): the passage speaks of it.
 fn speaks_of(text: &str, phrase: &str) -> bool {
-    let have = content_terms(text);
-    let want = content_terms(phrase);
+    let have = content_terms(&crate::text::plain(text));
+    let want = content_terms(&crate::text::plain(phrase));
     !want.is_empty() && want.iter().all(|t| have.contains(t))
 }
 

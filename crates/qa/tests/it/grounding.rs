@@ -237,3 +237,20 @@ fn a_subject_only_modern_documents_treat_is_not_in_the_library_unless_the_librar
     let g = e.answer(q).unwrap().grounding.unwrap();
     assert_eq!(g.status, GroundingStatus::Answered, "{g:?}");
 }
+
+#[test]
+fn a_subject_of_modern_documents_that_the_old_texts_spell_their_way_is_not_modern() {
+    // "Council of Nicaea" is a subject of a 2025 apostolic letter; the library's
+    // nineteenth-century translations spell it "Nicæa".
+    let q = "What did the Council of Nicaea confess about the Son?";
+    let r = ecclesia_qa::MemoryRetriever::new(vec![passage(
+        "The Great Council assembled at Nicæa confessed the Son to be of one substance with the Father.",
+    )]);
+    let e = QaEngine::new(
+        Arc::new(r),
+        Arc::new(Extractive::default()),
+        QaConfig::default(),
+    );
+    let g = e.answer(q).unwrap().grounding.unwrap();
+    assert_ne!(g.status, GroundingStatus::NotInLibrary, "{g:?}");
+}
