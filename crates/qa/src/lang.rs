@@ -72,8 +72,82 @@ const WORDS: &[(Lang, &[&str])] = &[
     (
         Lang::En,
         &[
-            "the", "what", "is", "are", "does", "do", "of", "and", "how", "why", "who", "about",
-            "teach", "say", "was", "were", "which", "can", "should", "did", "mean", "church",
+            "the",
+            "what",
+            "is",
+            "are",
+            "does",
+            "do",
+            "of",
+            "and",
+            "how",
+            "why",
+            "who",
+            "about",
+            "teach",
+            "say",
+            "was",
+            "were",
+            "which",
+            "can",
+            "should",
+            "did",
+            "mean",
+            "church",
+            // the function words of ordinary questions, none of them one of the other
+            // lists' ("a", "as", "in", "no", "on", "me" are, and are left out)
+            "it",
+            "to",
+            "for",
+            "my",
+            "at",
+            "or",
+            "them",
+            "this",
+            "that",
+            "with",
+            "from",
+            "be",
+            "have",
+            "has",
+            "you",
+            "we",
+            "they",
+            "his",
+            "her",
+            "our",
+            "your",
+            "their",
+            "not",
+            "will",
+            "would",
+            "could",
+            "may",
+            "must",
+            "when",
+            "where",
+            "there",
+            "if",
+            "than",
+            "any",
+            "all",
+            "some",
+            "into",
+            "an",
+            "its",
+            "these",
+            "those",
+            "after",
+            "before",
+            "whether",
+            "still",
+            "really",
+            "according",
+            "wrong",
+            "ask",
+            "been",
+            "get",
+            "go",
         ],
     ),
     (
@@ -336,6 +410,33 @@ mod tests {
             ("Que dit l'Église sur la grâce ?", Lang::Fr),
             ("grace", Lang::En),
             ("", Lang::En),
+        ] {
+            assert_eq!(detect(q), want, "{q}");
+        }
+    }
+
+    /// English questions full of words that are also Romance or Latin function words
+    /// ("a", "as", "no", "in", "ad", "cum"), or naming a Latin document.
+    #[test]
+    fn english_with_romance_looking_words_is_english() {
+        for q in [
+            "Is it a sin to eat meat on a Friday in Lent?",
+            "Can a soldier refuse an order as a matter of conscience?",
+            "Is it wrong for a nation to keep an army as a deterrent?",
+            "May I go to a Mass of an Eastern rite on a Sunday?",
+            "According to Mortalium animos, may Catholics pray with Protestants?",
+            "What does Quas primas say about the kingship of Christ?",
+            "In Ad beatissimi, what did Benedict XV ask of the bishops?",
+        ] {
+            assert_eq!(detect(q), Lang::En, "{q}");
+        }
+        // and the other languages stay theirs
+        for (q, want) in [
+            ("A Igreja permite a pena de morte?", Lang::Pt),
+            ("¿Es pecado no ir a misa el domingo?", Lang::Es),
+            ("Quid est gratia secundum sanctum Thomam?", Lang::La),
+            ("È peccato non andare a messa la domenica?", Lang::It),
+            ("Est-ce un péché de ne pas aller à la messe ?", Lang::Fr),
         ] {
             assert_eq!(detect(q), want, "{q}");
         }
