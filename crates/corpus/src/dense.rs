@@ -7,6 +7,7 @@ use crate::binary::{cut_off, SignCodes, NO_ROW};
 use crate::embed::StaticEmbedder;
 use crate::ivf::{Bits, Ivf};
 use crate::search::{MIN_RESCORE, MODEL_DIR};
+use crate::static_index::StaticIndex;
 use crate::store::{SCALE_FILE, VEC_FILE};
 use std::cell::RefCell;
 use std::path::Path;
@@ -18,6 +19,8 @@ pub(crate) struct Dense {
     pub(crate) vectors: memmap2::Mmap,
     pub(crate) scales: Vec<f32>,
     pub(crate) dim: usize,
+    /// The inverted file over the rows (none in small stores).
+    pub(crate) index: Option<StaticIndex>,
 }
 
 impl Dense {
@@ -46,11 +49,22 @@ impl Dense {
                 vectors.len()
             ));
         }
+        let index = StaticIndex::build(&vectors, &scales, dim);
+        if let Some(ix) = &index {
+            tracing::info!(
+                "static vectors: inverted file of {} lists over {} rows built in {:.1} s ({:.1} MB)",
+                ix.lists(),
+                ix.rows(),
+                ix.seconds,
+                ix.bytes() as f64 / 1e6
+            );
+        }
         Ok(Dense {
             embedder,
             vectors,
             scales,
             dim,
+            index,
         })
     }
 }
@@ -392,7 +406,7 @@ const PREFETCH_ROWS: usize = 8;
 
 /// Ask the CPU to bring `data[at]` into the cache (a hint; no effect past the end).
 #[inline]
-fn prefetch(data: &[u8], at: usize) {
+pub(crate) fn prefetch(data: &[u8], at: usize) {
     #[cfg(target_arch = "x86_64")]
     if at < data.len() {
         // SAFETY: `at` is in bounds; a prefetch reads nothing architecturally.
@@ -479,13 +493,13 @@ pub(crate) struct Rows<'a> {
 }
 
 /// The `k` best `(ordinal, score)` pairs seen.
-struct TopK {
+pub(crate) struct TopK {
     k: usize,
     heap: std::collections::BinaryHeap<std::cmp::Reverse<(OrdF32, u64)>>,
 }
 
 impl TopK {
-    fn new(k: usize) -> Self {
+    pub(crate) fn new(k: usize) -> Self {
         TopK {
             k,
             heap: std::collections::BinaryHeap::with_capacity(k + 1),
@@ -493,7 +507,7 @@ impl TopK {
     }
 
     #[inline]
-    fn push(&mut self, ord: u64, score: f32) {
+    pub(crate) fn push(&mut self, ord: u64, score: f32) {
         if self.heap.len() < self.k {
             self.heap.push(std::cmp::Reverse((OrdF32(score), ord)));
         } else if self.heap.peek().is_some_and(|m| score > m.0 .0 .0) {
@@ -502,7 +516,7 @@ impl TopK {
         }
     }
 
-    fn into_sorted(self) -> Vec<(u64, f32)> {
+    pub(crate) fn into_sorted(self) -> Vec<(u64, f32)> {
         let mut hits: Vec<(u64, f32)> =
             self.heap.into_iter().map(|r| (r.0 .1, r.0 .0 .0)).collect();
         hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
