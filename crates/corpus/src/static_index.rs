@@ -24,7 +24,7 @@ pub(crate) const PROBE_SHARE: f32 = 0.2;
 /// Fewest rows a probe scores.
 const MIN_PROBE_ROWS: usize = 4_096;
 /// Seed of the k-means.
-const SEED: u64 = 0x57a7_1c;
+const SEED: u64 = 0x0057_a71c;
 
 thread_local! {
     /// The rows passing a search's filters and the lists ranked by their
