@@ -192,6 +192,7 @@ fn main() {
         }
         Some("eval") => {
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            c.wait_for_static_index();
             attach_semantic(&mut c);
             probe_share(&c);
             // TUNE="title,author,lexw,densew,second[,semanticw]" for experiments.
@@ -309,6 +310,7 @@ fn main() {
         Some("bench") => {
             let t = Instant::now();
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            c.wait_for_static_index();
             attach_semantic(&mut c);
             fill_semantic(&c);
             probe_share(&c);
@@ -367,6 +369,7 @@ fn main() {
             // (default 0.01,0.02,0.03,0.05). `STATIC=1`: the static list through its
             // inverted file at each share of `STATIC_PROBES` too.
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            c.wait_for_static_index();
             attach_semantic(&mut c);
             if let Some(ix) = c.semantic() {
                 println!("index: {:?}", ix.index_info());
@@ -513,6 +516,7 @@ fn main() {
             // `lexbench <store> <queries.tsv>`: CPU time of the BM25 list alone
             // (100 passages, as a 10-result search asks), per query, slowest last.
             let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            c.wait_for_static_index();
             let qs = queries(&args[3]);
             let mut times: Vec<(f64, &str)> = Vec::new();
             for _ in 0..2 {
@@ -646,6 +650,7 @@ fn main() {
         }
         Some("query") => {
             let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            c.wait_for_static_index();
             for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
                 let mut r = SearchRequest::new(args[3].clone());
                 r.mode = mode;

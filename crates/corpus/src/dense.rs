@@ -7,20 +7,24 @@ use crate::binary::{cut_off, SignCodes, NO_ROW};
 use crate::embed::StaticEmbedder;
 use crate::ivf::{Bits, Ivf};
 use crate::search::{MIN_RESCORE, MODEL_DIR};
-use crate::static_index::StaticIndex;
+use crate::static_index::{StaticIndex, MIN_ROWS};
 use crate::store::{SCALE_FILE, VEC_FILE};
 use std::cell::RefCell;
 use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The static model's vectors of a store: the model (to embed queries), the
 /// i8 rows (memory-mapped) and one scale per row.
 pub(crate) struct Dense {
     pub(crate) embedder: StaticEmbedder,
-    pub(crate) vectors: memmap2::Mmap,
+    pub(crate) vectors: Arc<memmap2::Mmap>,
     pub(crate) scales: Vec<f32>,
     pub(crate) dim: usize,
-    /// The inverted file over the rows (none in small stores).
-    pub(crate) index: Option<StaticIndex>,
+    /// The inverted file over the rows, once built (in the background after
+    /// [`Dense::open`]; never in small stores).
+    pub(crate) index: Arc<OnceLock<StaticIndex>>,
+    /// The thread building it, until [`Dense::wait_for_index`] joins it.
+    builder: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 impl Dense {
@@ -49,23 +53,54 @@ impl Dense {
                 vectors.len()
             ));
         }
-        let index = StaticIndex::build(&vectors, &scales, dim);
-        if let Some(ix) = &index {
-            tracing::info!(
-                "static vectors: inverted file of {} lists over {} rows built in {:.1} s ({:.1} MB)",
-                ix.lists(),
-                ix.rows(),
-                ix.seconds,
-                ix.bytes() as f64 / 1e6
-            );
-        }
+        let vectors = Arc::new(vectors);
+        let index = Arc::new(OnceLock::new());
+        // Built on a thread of its own (about 1.5 s for the full corpus) so
+        // that opening a store, and a one-off search from the command line,
+        // do not wait for it: searches scan every row exactly meanwhile.
+        let builder = (scales.len() >= MIN_ROWS)
+            .then(|| {
+                let (rows, slot, scales) = (vectors.clone(), index.clone(), scales.clone());
+                std::thread::Builder::new()
+                    .name("static-index".into())
+                    .spawn(move || {
+                        if let Some(ix) = StaticIndex::build(&rows, &scales, dim) {
+                            tracing::info!(
+                                "static vectors: inverted file of {} lists over {} rows built in {:.1} s ({:.1} MB)",
+                                ix.lists(),
+                                ix.rows(),
+                                ix.seconds,
+                                ix.bytes() as f64 / 1e6
+                            );
+                            let _ = slot.set(ix);
+                        }
+                    })
+                    .map_err(|e| tracing::warn!("static vectors: no inverted file: {e}"))
+                    .ok()
+            })
+            .flatten();
         Ok(Dense {
             embedder,
             vectors,
             scales,
             dim,
             index,
+            builder: Mutex::new(builder),
         })
+    }
+
+    /// Wait until the inverted file is built (at once when it is, or when
+    /// the store is too small to have one): for measurements that must not
+    /// see the exact scan of the first seconds.
+    pub(crate) fn wait_for_index(&self) {
+        let handle = self
+            .builder
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(h) = handle {
+            let _ = h.join();
+        }
     }
 }
 

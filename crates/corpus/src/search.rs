@@ -638,8 +638,18 @@ impl Corpus {
     /// The static vectors' inverted file: `(lists, rows, seconds to build)`,
     /// when the store is large enough to have one.
     pub fn static_index_info(&self) -> Option<(usize, usize, f64)> {
-        let ix = self.dense.as_ref()?.index.as_ref()?;
+        let ix = self.dense.as_ref()?.index.get()?;
         Some((ix.lists(), ix.rows(), ix.seconds))
+    }
+
+    /// Wait until the static vectors' inverted file is built: it is built
+    /// in the background when the store is opened (about 1.5 s for the full
+    /// corpus), and searches scan every row exactly until then. For
+    /// measurements and tests; returns at once when there is none to build.
+    pub fn wait_for_static_index(&self) {
+        if let Some(d) = &self.dense {
+            d.wait_for_index();
+        }
     }
 
     /// The store directory.
@@ -738,7 +748,7 @@ impl Corpus {
         };
         let qv = d.embedder.embed(query);
         let rows = Rows {
-            vectors: &d.vectors,
+            vectors: &d.vectors[..],
             scales: &d.scales,
             dim: d.dim,
             codes: None,
@@ -751,12 +761,13 @@ impl Corpus {
         // recall@10 0.76 with 1,000 rows rescored); the lists keep 0.97 of the
         // exact top 100 at a fifth of the rows, in a third of the time
         // ([`SearchTuning::static_probe_share`]; `corpus_tool recall`, `STATIC=1`).
-        // `rescore_factor` 0, a zero share or a small store: every row,
-        // exactly. At full transformer coverage this list is not computed.
+        // `rescore_factor` 0, a zero share, a small store or the first
+        // seconds after opening (the lists are built in the background):
+        // every row, exactly. At full transformer coverage this list is not computed.
         let share = self.tuning.static_probe_share;
         if let Some(ix) = d
             .index
-            .as_ref()
+            .get()
             .filter(|_| self.tuning.rescore_factor > 0 && share > 0.0)
             .filter(|_| qv.len() == d.dim && qv.iter().any(|x| *x != 0.0))
         {
