@@ -1,7 +1,8 @@
 //! An inverted file over the static model's rows (the vectors every store
-//! has from ingest): k-means lists ([`crate::ivf::Centres`]) built when the
-//! store is opened, so that a search scores the list centres, then every row
-//! of the lists nearest the query, exactly, instead of every row.
+//! has from ingest): k-means lists ([`crate::ivf::Centres`]) built in the
+//! background when the store is opened (`Dense::open`), so that a search
+//! scores the list centres, then every row of the lists nearest the query,
+//! exactly, instead of every row.
 //!
 //! Unlike the transformer's index ([`crate::ivf::Ivf`]) there is no sign-code
 //! pass inside the lists: the static model's dimensions are principal
