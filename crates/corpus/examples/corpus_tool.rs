@@ -51,7 +51,13 @@ fn queries(path: &str) -> Vec<(String, Vec<String>)> {
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .filter_map(|l| {
-            let (q, ids) = l.split_once('\t')?;
+            // `query<TAB>ids`, or `kind<TAB>query<TAB>ids` (the sets of `tests/quality.rs`).
+            let fields: Vec<&str> = l.split('\t').collect();
+            let (q, ids) = match fields.as_slice() {
+                [_, q, ids, ..] => (*q, *ids),
+                [q, ids] => (*q, *ids),
+                _ => return None,
+            };
             Some((
                 q.to_string(),
                 ids.split(',').map(|s| s.trim().to_string()).collect(),
@@ -186,6 +192,7 @@ fn main() {
         }
         Some("eval") => {
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            c.wait_for_static_index();
             attach_semantic(&mut c);
             probe_share(&c);
             // TUNE="title,author,lexw,densew,second[,semanticw]" for experiments.
@@ -303,6 +310,7 @@ fn main() {
         Some("bench") => {
             let t = Instant::now();
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            c.wait_for_static_index();
             attach_semantic(&mut c);
             fill_semantic(&c);
             probe_share(&c);
@@ -358,8 +366,10 @@ fn main() {
             // `recall <store> <queries.tsv>`: how much of the exact top-k of the
             // transformer list the first passes keep: the sign codes + rescoring
             // (`sign codes`), then the inverted file at each share of `PROBES`
-            // (default 0.01,0.02,0.03,0.05). `STATIC=1`: the static list's sign codes too.
+            // (default 0.01,0.02,0.03,0.05). `STATIC=1`: the static list through its
+            // inverted file at each share of `STATIC_PROBES` too.
             let mut c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            c.wait_for_static_index();
             attach_semantic(&mut c);
             if let Some(ix) = c.semantic() {
                 println!("index: {:?}", ix.index_info());
@@ -378,9 +388,6 @@ fn main() {
             };
             type List = dyn Fn(&Corpus, &str, usize, &Filters) -> Vec<(u64, f32)>;
             let mut lists: Vec<(String, Box<List>)> = Vec::new();
-            if std::env::var("STATIC").is_ok() {
-                lists.push(("static".into(), Box::new(|c: &Corpus, q: &str, n: usize, f: &Filters| c.dense_passages(q, n, f))));
-            }
             for share in std::iter::once(0.0).chain(probes) {
                 let name = if share == 0.0 { "transformer, sign codes".to_string() } else { format!("transformer, index probing {share}") };
                 lists.push((name, Box::new(move |c: &Corpus, q: &str, n: usize, f: &Filters| {
@@ -389,6 +396,35 @@ fn main() {
                     }
                     c.semantic_passages(q, n, f)
                 })));
+            }
+            if std::env::var("STATIC").is_ok() {
+                // `STATIC_PROBES`: shares of the static rows' inverted file.
+                println!("static index (lists, rows, build s): {:?}", c.static_index_info());
+                let shares = std::env::var("STATIC_PROBES").unwrap_or_else(|_| "0.05,0.1,0.2".into());
+                for share in shares.split(',').filter_map(|p| p.trim().parse::<f32>().ok()) {
+                    let probing = ecclesia_corpus::SearchTuning { static_probe_share: share, ..approx };
+                    for k in [10usize, 100] {
+                        let (mut kept, mut total, mut te, mut ta) = (0usize, 0usize, 0.0, 0.0);
+                        for (q, _) in &qs {
+                            c.set_tuning(exact);
+                            let t = thread_cpu();
+                            let e = c.dense_passages(q, k, &filters);
+                            te += thread_cpu() - t;
+                            c.set_tuning(probing);
+                            let t = thread_cpu();
+                            let a = c.dense_passages(q, k, &filters);
+                            ta += thread_cpu() - t;
+                            let a: std::collections::HashSet<u64> = a.iter().map(|h| h.0).collect();
+                            kept += e.iter().filter(|h| a.contains(&h.0)).count();
+                            total += e.len();
+                        }
+                        let n = qs.len() as f64;
+                        println!(
+                            "static, index probing {share} top-{k}: recall {:.4} ({kept}/{total}); mean CPU ms exact {:.2}, approximate {:.2}",
+                            kept as f64 / total.max(1) as f64, te * 1000.0 / n, ta * 1000.0 / n
+                        );
+                    }
+                }
             }
             for (name, list) in &lists {
                 for k in [10usize, 100] {
@@ -480,6 +516,7 @@ fn main() {
             // `lexbench <store> <queries.tsv>`: CPU time of the BM25 list alone
             // (100 passages, as a 10-result search asks), per query, slowest last.
             let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            c.wait_for_static_index();
             let qs = queries(&args[3]);
             let mut times: Vec<(f64, &str)> = Vec::new();
             for _ in 0..2 {
@@ -613,6 +650,7 @@ fn main() {
         }
         Some("query") => {
             let c = Corpus::open(&PathBuf::from(&args[2])).expect("open");
+            c.wait_for_static_index();
             for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
                 let mut r = SearchRequest::new(args[3].clone());
                 r.mode = mode;

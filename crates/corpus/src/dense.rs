@@ -7,17 +7,24 @@ use crate::binary::{cut_off, SignCodes, NO_ROW};
 use crate::embed::StaticEmbedder;
 use crate::ivf::{Bits, Ivf};
 use crate::search::{MIN_RESCORE, MODEL_DIR};
+use crate::static_index::{StaticIndex, MIN_ROWS};
 use crate::store::{SCALE_FILE, VEC_FILE};
 use std::cell::RefCell;
 use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The static model's vectors of a store: the model (to embed queries), the
 /// i8 rows (memory-mapped) and one scale per row.
 pub(crate) struct Dense {
     pub(crate) embedder: StaticEmbedder,
-    pub(crate) vectors: memmap2::Mmap,
+    pub(crate) vectors: Arc<memmap2::Mmap>,
     pub(crate) scales: Vec<f32>,
     pub(crate) dim: usize,
+    /// The inverted file over the rows, once built (in the background after
+    /// [`Dense::open`]; never in small stores).
+    pub(crate) index: Arc<OnceLock<StaticIndex>>,
+    /// The thread building it, until [`Dense::wait_for_index`] joins it.
+    builder: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 impl Dense {
@@ -46,12 +53,54 @@ impl Dense {
                 vectors.len()
             ));
         }
+        let vectors = Arc::new(vectors);
+        let index = Arc::new(OnceLock::new());
+        // Built on a thread of its own (about 1.5 s for the full corpus) so
+        // that opening a store, and a one-off search from the command line,
+        // do not wait for it: searches scan every row exactly meanwhile.
+        let builder = (scales.len() >= MIN_ROWS)
+            .then(|| {
+                let (rows, slot, scales) = (vectors.clone(), index.clone(), scales.clone());
+                std::thread::Builder::new()
+                    .name("static-index".into())
+                    .spawn(move || {
+                        if let Some(ix) = StaticIndex::build(&rows, &scales, dim) {
+                            tracing::info!(
+                                "static vectors: inverted file of {} lists over {} rows built in {:.1} s ({:.1} MB)",
+                                ix.lists(),
+                                ix.rows(),
+                                ix.seconds,
+                                ix.bytes() as f64 / 1e6
+                            );
+                            let _ = slot.set(ix);
+                        }
+                    })
+                    .map_err(|e| tracing::warn!("static vectors: no inverted file: {e}"))
+                    .ok()
+            })
+            .flatten();
         Ok(Dense {
             embedder,
             vectors,
             scales,
             dim,
+            index,
+            builder: Mutex::new(builder),
         })
+    }
+
+    /// Wait until the inverted file is built (at once when it is, or when
+    /// the store is too small to have one): for measurements that must not
+    /// see the exact scan of the first seconds.
+    pub(crate) fn wait_for_index(&self) {
+        let handle = self
+            .builder
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(h) = handle {
+            let _ = h.join();
+        }
     }
 }
 
@@ -392,7 +441,7 @@ const PREFETCH_ROWS: usize = 8;
 
 /// Ask the CPU to bring `data[at]` into the cache (a hint; no effect past the end).
 #[inline]
-fn prefetch(data: &[u8], at: usize) {
+pub(crate) fn prefetch(data: &[u8], at: usize) {
     #[cfg(target_arch = "x86_64")]
     if at < data.len() {
         // SAFETY: `at` is in bounds; a prefetch reads nothing architecturally.
@@ -479,13 +528,13 @@ pub(crate) struct Rows<'a> {
 }
 
 /// The `k` best `(ordinal, score)` pairs seen.
-struct TopK {
+pub(crate) struct TopK {
     k: usize,
     heap: std::collections::BinaryHeap<std::cmp::Reverse<(OrdF32, u64)>>,
 }
 
 impl TopK {
-    fn new(k: usize) -> Self {
+    pub(crate) fn new(k: usize) -> Self {
         TopK {
             k,
             heap: std::collections::BinaryHeap::with_capacity(k + 1),
@@ -493,7 +542,7 @@ impl TopK {
     }
 
     #[inline]
-    fn push(&mut self, ord: u64, score: f32) {
+    pub(crate) fn push(&mut self, ord: u64, score: f32) {
         if self.heap.len() < self.k {
             self.heap.push(std::cmp::Reverse((OrdF32(score), ord)));
         } else if self.heap.peek().is_some_and(|m| score > m.0 .0 .0) {
@@ -502,7 +551,7 @@ impl TopK {
         }
     }
 
-    fn into_sorted(self) -> Vec<(u64, f32)> {
+    pub(crate) fn into_sorted(self) -> Vec<(u64, f32)> {
         let mut hits: Vec<(u64, f32)> =
             self.heap.into_iter().map(|r| (r.0 .1, r.0 .0 .0)).collect();
         hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));

@@ -46,6 +46,7 @@ pub mod query;
 pub mod remote;
 pub mod search;
 pub mod semantic;
+mod static_index;
 pub mod store;
 pub mod text;
 #[cfg(feature = "transformer")]

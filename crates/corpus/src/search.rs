@@ -80,6 +80,13 @@ pub struct SearchTuning {
     /// rescored exactly (0: exact scan of every row).
     #[serde(default = "default_rescore")]
     pub rescore_factor: usize,
+    /// Share of the static rows a search reads through their inverted file
+    /// (the lists whose centres are nearest the query, every row of them
+    /// scored exactly; `static_index.rs`). On search_dev 0.05 keeps 0.87 of
+    /// the exact top 100, 0.1 0.94, 0.2 0.97. 0 (or `rescore_factor` 0):
+    /// every row, exactly.
+    #[serde(default = "default_static_probe_share")]
+    pub static_probe_share: f32,
     /// With transformer vectors: the first this many documents of the fused
     /// ranking have all their passages scored against the query's vector,
     /// exactly, and are reranked by their best one, as one more list in the
@@ -172,6 +179,7 @@ impl Default for SearchTuning {
             catalogue_power: default_catalogue_power(),
             catalogue_passages: 1.0,
             rescore_factor: default_rescore(),
+            static_probe_share: default_static_probe_share(),
             rerank_docs: default_rerank_docs(),
             rerank_weight: default_rerank_weight(),
             commentary_weight: default_commentary_weight(),
@@ -212,6 +220,10 @@ fn default_catalogue_passages() -> f32 {
 
 fn default_rescore() -> usize {
     RESCORE_FACTOR
+}
+
+fn default_static_probe_share() -> f32 {
+    crate::static_index::PROBE_SHARE
 }
 
 fn default_rerank_docs() -> usize {
@@ -623,6 +635,23 @@ impl Corpus {
         self.tuning
     }
 
+    /// The static vectors' inverted file: `(lists, rows, seconds to build)`,
+    /// when the store is large enough to have one.
+    pub fn static_index_info(&self) -> Option<(usize, usize, f64)> {
+        let ix = self.dense.as_ref()?.index.get()?;
+        Some((ix.lists(), ix.rows(), ix.seconds))
+    }
+
+    /// Wait until the static vectors' inverted file is built: it is built
+    /// in the background when the store is opened (about 1.5 s for the full
+    /// corpus), and searches scan every row exactly until then. For
+    /// measurements and tests; returns at once when there is none to build.
+    pub fn wait_for_static_index(&self) {
+        if let Some(d) = &self.dense {
+            d.wait_for_index();
+        }
+    }
+
     /// The store directory.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -718,20 +747,37 @@ impl Corpus {
             return Vec::new();
         };
         let qv = d.embedder.embed(query);
-        // Exact: the static model's dimensions are principal components of
-        // very unequal variance, so sign codes rank its rows poorly (recall@10
-        // 0.76 with 1,000 rows rescored; its 128 leading components 0.99 for
-        // a quarter less time: `corpus_tool recall`). At full transformer
-        // coverage this list is not computed at all.
         let rows = Rows {
-            vectors: &d.vectors,
+            vectors: &d.vectors[..],
             scales: &d.scales,
             dim: d.dim,
             codes: None,
             index: None,
         };
-        self.top_cosine(&rows, &qv, n, self.tuning.rescore_factor, filters)
-            .hits
+        // The lists nearest the query, every row of them scored exactly
+        // (`static_index.rs`): reading every row took 17-20 ms of a 28 ms
+        // search on the full corpus. Sign codes rank these rows poorly (the
+        // dimensions are principal components of very unequal variance:
+        // recall@10 0.76 with 1,000 rows rescored); the lists keep 0.97 of the
+        // exact top 100 at a fifth of the rows, in a third of the time
+        // ([`SearchTuning::static_probe_share`]; `corpus_tool recall`, `STATIC=1`).
+        // `rescore_factor` 0, a zero share, a small store or the first
+        // seconds after opening (the lists are built in the background):
+        // every row, exactly. At full transformer coverage this list is not computed.
+        let share = self.tuning.static_probe_share;
+        if let Some(ix) = d
+            .index
+            .get()
+            .filter(|_| self.tuning.rescore_factor > 0 && share > 0.0)
+            .filter(|_| qv.len() == d.dim && qv.iter().any(|x| *x != 0.0))
+        {
+            let (q8, qs) = crate::embed::quantize(&qv);
+            let q16: Vec<i16> = q8.iter().map(|x| *x as i16).collect();
+            if let Some(hits) = ix.top(&rows, (&q16, qs), n, share, self.spans(filters)) {
+                return hits;
+            }
+        }
+        self.top_cosine(&rows, &qv, n, 0, filters).hits
     }
 
     /// Transformer passage ranking (cosine over the passages that have a
@@ -787,17 +833,20 @@ impl Corpus {
         rescore_factor: usize,
         filters: &Filters,
     ) -> Scan {
+        dense::top_cosine(rows, qv, n, rescore_factor, self.spans(filters))
+    }
+
+    /// The passages of the documents passing `filters`, a run per document.
+    fn spans<'a>(&'a self, filters: &'a Filters) -> impl Iterator<Item = Span> + 'a {
         let all = filters.is_empty();
-        let spans = self
-            .docs
+        self.docs
             .iter()
-            .filter(|d| all || d.passes(filters))
+            .filter(move |d| all || d.passes(filters))
             .map(|d| Span {
                 first_ord: d.first_ord,
                 count: d.count,
                 english: d.language == "en",
-            });
-        dense::top_cosine(rows, qv, n, rescore_factor, spans)
+            })
     }
 
     /// Says how far the transformer vectors have got while they are partial.

@@ -356,6 +356,7 @@ fn search_quality() {
         panic!("set ECCLESIA_EVAL_STORE to a full store");
     };
     let mut c = Corpus::open(&corpus_dir(Path::new(&store))).expect("open the store");
+    c.wait_for_static_index();
     if let Ok(t) = std::env::var("ECCLESIA_EVAL_TUNING") {
         c.set_tuning(tuning(c.tuning(), &t));
         println!("tuning: {:?}", c.tuning());
