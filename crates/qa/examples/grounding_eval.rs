@@ -5,7 +5,9 @@
 //! expected source is cited, how often the answer wrongly says
 //! `not_in_library`, and how often its first quotation is an expected
 //! source. Citation integrity and latency on every answer; figures per
-//! language.
+//! language. The topic sets (`q`, `on_topic`) count on-topic questions answered and
+//! off-topic ones refused, through the whole engine (the classifier and the library's
+//! evidence).
 //!
 //! ```text
 //! cargo run --release -p ecclesia-qa --features corpus --example grounding_eval -- \
@@ -34,7 +36,12 @@ struct Item {
     lang: String,
     #[serde(default)]
     kind: String,
+    /// `q` in the topic sets.
+    #[serde(alias = "q")]
     question: String,
+    /// Topic sets: whether the question is about the faith (answered) or not (refused).
+    #[serde(default)]
+    on_topic: Option<bool>,
     /// Set a: registry ids of the needed documents (empty for a document that does not exist).
     #[serde(default)]
     needs: Option<Vec<String>>,
@@ -57,6 +64,13 @@ struct Tally {
     nil: usize,
     first: usize,
     bad: usize,
+    /// Topic sets: on-topic questions, those answered; off-topic ones, those refused.
+    on: usize,
+    on_answered: usize,
+    off: usize,
+    off_refused: usize,
+    /// Topic sets: questions the classifier alone gets wrong (refuses on-topic, answers off-topic).
+    alone_wrong: usize,
 }
 
 fn pct(a: usize, b: usize) -> String {
@@ -142,6 +156,7 @@ fn run() -> Result<(), String> {
             .map_err(|e| e.to_string())?;
         config.topic_vote = Some(Arc::new(vote));
     }
+    let topic_vote = config.topic_vote.clone();
     let language = Some(s.language.clone()).filter(|l| !l.is_empty() && l != "*");
     let retriever = Arc::new(CorpusRetriever::new(Arc::new(corpus), language));
     let engine = QaEngine::new(
@@ -233,6 +248,28 @@ fn run() -> Result<(), String> {
                     }
                 );
             }
+            if let Some(on_topic) = item.on_topic {
+                let refused = answer.backend == "refusal";
+                // What the classifier alone would have done (before the library's evidence).
+                let m = registry.mentions(&item.question);
+                let names = !m.documents.is_empty() || m.council || !m.popes.is_empty();
+                let alone = !names
+                    && !ecclesia_qa::topic::classify_with(&item.question, topic_vote.as_deref())
+                        .on_topic();
+                tally.alone_wrong = (alone == on_topic) as usize;
+                if on_topic {
+                    tally.on = 1;
+                    tally.on_answered = (!refused) as usize;
+                } else {
+                    tally.off = 1;
+                    tally.off_refused = refused as usize;
+                }
+                verdict = format!(
+                    "topic={} {}",
+                    if on_topic { "on" } else { "off" },
+                    if refused { "refused" } else { "answered" }
+                );
+            }
             if let Some(expect) = &item.expect {
                 tally.nb = 1;
                 let matches = |id: &str| expect.iter().any(|e| id.starts_with(e.as_str()));
@@ -276,6 +313,11 @@ fn run() -> Result<(), String> {
                 t.nil += tally.nil;
                 t.first += tally.first;
                 t.bad += tally.bad;
+                t.on += tally.on;
+                t.on_answered += tally.on_answered;
+                t.off += tally.off;
+                t.off_refused += tally.off_refused;
+                t.alone_wrong += tally.alone_wrong;
             }
             records.push(serde_json::json!({
                 "set": set.display().to_string(), "id": item.id, "lang": item.lang, "kind": item.kind,
@@ -305,6 +347,15 @@ fn run() -> Result<(), String> {
                     pct(t.cited, t.nb),
                     pct(t.nil, t.nb),
                     pct(t.first, t.nb)
+                ));
+            }
+            if t.on + t.off > 0 {
+                l.push_str(&format!(
+                    " [topic] on-topic answered {:<18} off-topic refused {:<18} wrong {} (classifier alone {})",
+                    pct(t.on_answered, t.on),
+                    pct(t.off_refused, t.off),
+                    (t.on - t.on_answered) + (t.off - t.off_refused),
+                    t.alone_wrong
                 ));
             }
             println!("{l} integrity problems {}", t.bad);
