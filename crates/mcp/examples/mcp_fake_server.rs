@@ -3,8 +3,9 @@
 //! `listening <port>` and the API key on stdout, then serves `/mcp` and A2A), or
 //! `mcp_fake_server http-anonymous` (the same, callers without a key served on the
 //! `unlimited` plan: the official conformance suite sends no `Authorization` header;
-//! `scripts/mcp-conformance.sh`). Over HTTP the suite's fixture tools, prompts and
-//! resources (`conformance/fixtures.rs`) are mounted beside the test registry's.
+//! `scripts/mcp-conformance.sh`). In that mode only, the suite's fixture tools, prompts and
+//! resources (`conformance/fixtures.rs`) are mounted beside the test registry's (the
+//! Python client's test expects the registry's tools alone).
 
 #[path = "../tests/it/fake.rs"]
 #[allow(dead_code)]
@@ -38,8 +39,12 @@ async fn main() -> anyhow::Result<()> {
     }
     let state = AppState::open(config, fake::registry(), dir.path())?;
     let (_, token) = state.keys.create_key("python", "test")?;
-    let app = ecclesia_server::router(state.clone())
-        .merge(ecclesia_mcp::router_with(state, fixtures::Fixtures::new));
+    let mcp = if mode == "http-anonymous" {
+        ecclesia_mcp::router_with(state.clone(), fixtures::Fixtures::new)
+    } else {
+        ecclesia_mcp::router(state.clone())
+    };
+    let app = ecclesia_server::router(state).merge(mcp);
     println!("listening {port} {token}");
     axum::serve(
         listener,
