@@ -7,7 +7,7 @@ use ecclesia_a2a::{Artifact, Part};
 use ecclesia_core::SkillRegistry;
 use ecclesia_server::{
     AppState, AskError, Caller, CoreClient, Plan, ServerConfig, ServerError, SqliteStore,
-    SystemClock,
+    StoreLimits, SystemClock,
 };
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,6 +19,9 @@ pub struct Runner {
     /// The caller over stdio (no HTTP layer to authenticate one).
     local: Option<Caller>,
 }
+
+/// The ceiling on the tasks a stdio session keeps in memory.
+const LOCAL_STORE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The one user of a stdio session: every skill, no rate limit.
 fn local_caller() -> Caller {
@@ -39,6 +42,11 @@ impl Runner {
     /// server's do.
     pub fn local(registry: SkillRegistry, timeout: Duration) -> anyhow::Result<Self> {
         let store = Arc::new(SqliteStore::in_memory()?);
+        // In memory: a smaller ceiling than the server's file (the oldest finished go first).
+        store.set_limits(StoreLimits {
+            max_bytes: LOCAL_STORE_BYTES,
+            ..StoreLimits::default()
+        });
         let config = ServerConfig {
             skill_timeout: timeout,
             ..ServerConfig::default()
