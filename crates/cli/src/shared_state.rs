@@ -193,12 +193,24 @@ pub fn limiter(
     }
     let limiter = RedisLimiter::new(url, options)
         .with_context(|| format!("the rate limiter at {}", redact(url)))?;
-    if !limiter.ping() {
+    if !answers(&limiter) {
         tracing::warn!(url = %redact(url), policy = ?limiter.on_outage(),
             "Redis does not answer yet: limited calls follow the outage policy until it does");
     }
     tracing::info!(policy = ?limiter.on_outage(), "rate limits on Redis");
     Ok(Some(Arc::new(limiter)))
+}
+
+/// Whether the limiter's Redis answers now (checked once at start, before the server's
+/// runtime exists, on a small runtime of its own).
+fn answers(limiter: &RedisLimiter) -> bool {
+    match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt.block_on(limiter.ping()),
+        Err(_) => false,
+    }
 }
 
 /// `url` without its password, for messages and logs.

@@ -1,9 +1,9 @@
 //! A task as stored: deflated JSON of what `tasks/get` returns, with user messages over
-//! [`MAX_STORED_MESSAGE`](ecclesia_server::MAX_STORED_MESSAGE) shortened by the server's own
-//! [`ecclesia_server::compact_for_storage`] (through [`storage_json`], which copies the task only when something needs shortening), exactly as the embedded SQLite store keeps it.
+//! [`MAX_STORED_MESSAGE`](ecclesia_state::MAX_STORED_MESSAGE) shortened by the server's own
+//! [`ecclesia_state::compact_for_storage`] (through [`storage_json`], which copies the task only when something needs shortening), exactly as the embedded SQLite store keeps it.
 
 use ecclesia_a2a::Task;
-use ecclesia_server::storage_json;
+use ecclesia_state::storage_json;
 use std::io::{Read, Write};
 
 /// The most bytes a stored task inflates to (a corrupt row cannot exhaust memory).

@@ -2,7 +2,7 @@
 //! (`key_…`) and revocation as the SQLite store.
 
 use crate::store::PgStore;
-use ecclesia_server::{hash_token, ApiKey, KeyStore, StoreError};
+use ecclesia_state::{hash_token, ApiKey, KeyStore, StoreError};
 use rand::RngCore;
 
 fn row_to_key(r: &tokio_postgres::Row) -> ApiKey {

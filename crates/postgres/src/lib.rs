@@ -1,11 +1,11 @@
 //! The shared state of many Ecclesia replicas on PostgreSQL.
 //!
-//! [`PgStore`] implements the server's [`TaskStore`](ecclesia_server::TaskStore),
-//! [`KeyStore`](ecclesia_server::KeyStore) and
-//! [`PushConfigStore`](ecclesia_server::PushConfigStore) with `tokio-postgres` and a
+//! [`PgStore`] implements the server's [`TaskStore`](ecclesia_state::TaskStore),
+//! [`KeyStore`](ecclesia_state::KeyStore) and
+//! [`PushConfigStore`](ecclesia_state::PushConfigStore) with `tokio-postgres` and a
 //! `deadpool` pool, so that replicas behind one load balancer see the same tasks, keys and
 //! webhooks (`tests/push_configs.rs` runs one suite against both stores). Tasks behave exactly as
-//! in the embedded [`SqliteStore`](ecclesia_server::SqliteStore) (ids, owners, expiry, the
+//! in the embedded [`SqliteStore`](ecclesia_state::SqliteStore) (ids, owners, expiry, the
 //! per-caller cap, shortened big user messages, no status history); the same test suite runs
 //! against both (`tests/task_store.rs`).
 //!

@@ -4,7 +4,7 @@
 //! gone are deleted by upkeep ([`purge_orphans`]).
 
 use crate::store::{PgError, PgStore};
-use ecclesia_server::{PushConfig, PushConfigStore, StoreError};
+use ecclesia_state::{PushConfig, PushConfigStore, StoreError};
 
 /// A config younger than this is kept even without its task: a blocking send attaches the
 /// config before the task's first (and only) write, at the end of its run.

@@ -3,7 +3,7 @@
 use crate::bridge::{Bridge, BridgeError};
 use crate::codec::CodecError;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
-use ecclesia_server::{StoreError, StoreLimits};
+use ecclesia_state::{StoreError, StoreLimits};
 use std::future::Future;
 use std::str::FromStr;
 use std::sync::Mutex;

@@ -6,7 +6,7 @@
 use crate::codec::{decode, encode};
 use crate::store::{PgError, PgStore};
 use chrono::{DateTime, TimeZone, Utc};
-use ecclesia_server::{
+use ecclesia_state::{
     Maintenance, StoreError, TaskCursor, TaskListQuery, TaskPage, TaskRecord, TaskStore,
 };
 

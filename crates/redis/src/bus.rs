@@ -22,7 +22,7 @@
 //! writer task (dropped, with a warning, when Redis is too slow for the queue).
 
 use ecclesia_a2a::StreamEvent;
-use ecclesia_server::{BusError, EventStream, SharedEvent, TaskBus};
+use ecclesia_state::{BusError, EventStream, SharedEvent, TaskBus};
 use futures::future::BoxFuture;
 use futures::StreamExt;
 use redis::aio::ConnectionManager;

@@ -1,7 +1,7 @@
 //! Rate limits shared by many Ecclesia replicas, on Redis.
 //!
 //! [`RedisLimiter`] implements the server's [`RateLimiter`]: the same sliding one-minute
-//! window per pool as the in-process [`InMemoryLimiter`](ecclesia_server::InMemoryLimiter),
+//! window per pool as the in-process [`InMemoryLimiter`](ecclesia_state::InMemoryLimiter),
 //! the same decisions (and so the same `RateLimit-*` headers and errors), but counted in
 //! Redis by one Lua script per request (`window.lua`) that takes a slot from every pool the
 //! call needs or from none, atomically, with the Redis server's clock. Replicas behind one

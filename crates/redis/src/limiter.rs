@@ -1,6 +1,7 @@
 //! [`RedisLimiter`]: the script, the connection, the outage breaker.
 
-use ecclesia_server::{PoolRequest, RateDecision, RateLimiter};
+use ecclesia_state::{PoolRequest, RateDecision, RateLimiter};
+use futures::future::BoxFuture;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -63,17 +64,15 @@ pub enum RedisError {
     /// The URL is not a Redis URL.
     #[error("bad Redis URL: {0}")]
     Url(redis::RedisError),
-    /// The limiter's runtime could not start.
-    #[error("starting the Redis client's runtime: {0}")]
-    Runtime(std::io::Error),
 }
 
-/// The sliding-window limiter on Redis.
+/// The sliding-window limiter on Redis. Its calls run on the caller's runtime (the
+/// connection is made there on first use) and never block a worker: each waits at most
+/// the timeout, connecting included.
 pub struct RedisLimiter {
-    /// Always `Some` until dropped.
-    runtime: Option<tokio::runtime::Runtime>,
     client: redis::Client,
-    /// The connection, once made (reconnects itself after a drop).
+    /// The connection, once made (reconnects itself after a drop). Held while connecting,
+    /// so that one call connects and the others wait for it (within their timeout).
     conn: tokio::sync::Mutex<Option<ConnectionManager>>,
     script: redis::Script,
     options: RedisOptions,
@@ -105,14 +104,7 @@ impl RedisLimiter {
     /// first request, so a replica starts while Redis is down (and follows the policy).
     pub fn new(url: &str, options: RedisOptions) -> Result<Self, RedisError> {
         let client = redis::Client::open(url).map_err(RedisError::Url)?;
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("ecclesia-redis")
-            .enable_all()
-            .build()
-            .map_err(RedisError::Runtime)?;
         Ok(RedisLimiter {
-            runtime: Some(runtime),
             client,
             conn: tokio::sync::Mutex::new(None),
             script: redis::Script::new(include_str!("window.lua")),
@@ -127,65 +119,49 @@ impl RedisLimiter {
         self.options.on_outage
     }
 
-    /// Whether Redis answers now (a `PING` within the timeout), for readiness checks.
-    pub fn ping(&self) -> bool {
-        let Some(conn) = self.connection() else {
-            return false;
-        };
-        self.block(async move {
-            let mut conn = conn;
+    /// Whether Redis answers now (a `PING` within the timeout, on a connection of its own,
+    /// so that it may run on any runtime: the start-up check runs on one of its own).
+    pub async fn ping(&self) -> bool {
+        self.bounded(async {
+            let mut conn = self.client.get_multiplexed_async_connection().await.ok()?;
             redis::cmd("PING")
                 .query_async::<String>(&mut conn)
                 .await
-                .is_ok()
+                .ok()
         })
-        .unwrap_or(false)
+        .await
+        .is_some()
     }
 
-    fn handle(&self) -> Option<tokio::runtime::Handle> {
-        self.runtime.as_ref().map(|rt| rt.handle().clone())
+    /// `fut`, given at most the timeout; `None` when it did not finish or gave nothing.
+    async fn bounded<T>(&self, fut: impl std::future::Future<Output = Option<T>>) -> Option<T> {
+        tokio::time::timeout(self.options.timeout, fut)
+            .await
+            .ok()
+            .flatten()
     }
 
-    /// Run `fut` on the limiter's runtime, waiting at most the timeout.
-    fn block<T: Send + 'static>(
-        &self,
-        fut: impl std::future::Future<Output = T> + Send + 'static,
-    ) -> Option<T> {
-        let timeout = self.options.timeout;
-        let task = self
-            .handle()?
-            .spawn(async move { tokio::time::timeout(timeout, fut).await });
-        futures::executor::block_on(task).ok()?.ok()
-    }
-
-    /// The connection, made on first use (bounded by the timeout).
-    fn connection(&self) -> Option<ConnectionManager> {
-        if let Ok(guard) = self.conn.try_lock() {
-            if let Some(c) = guard.as_ref() {
-                return Some(c.clone());
-            }
+    /// The connection, made on first use.
+    async fn connection(&self) -> Option<ConnectionManager> {
+        let mut guard = self.conn.lock().await;
+        if let Some(c) = guard.as_ref() {
+            return Some(c.clone());
         }
-        let client = self.client.clone();
         let timeout = self.options.timeout;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(timeout))
             .set_response_timeout(Some(timeout))
             .set_number_of_retries(1)
             .set_max_delay(timeout);
-        let made =
-            self.block(async move { ConnectionManager::new_with_config(client, config).await });
-        match made {
-            Some(Ok(c)) => {
-                if let Ok(mut guard) = self.conn.try_lock() {
-                    *guard = Some(c.clone());
-                }
+        match ConnectionManager::new_with_config(self.client.clone(), config).await {
+            Ok(c) => {
+                *guard = Some(c.clone());
                 Some(c)
             }
-            Some(Err(e)) => {
+            Err(e) => {
                 tracing::warn!(error = %e, "connecting to Redis failed");
                 None
             }
-            None => None,
         }
     }
 
@@ -232,8 +208,7 @@ impl RedisLimiter {
     }
 
     /// Run the script for `pools`; `None` when Redis did not answer in time.
-    fn count(&self, pools: &[PoolRequest]) -> Option<Counted> {
-        let conn = self.connection()?;
+    async fn count(&self, pools: &[PoolRequest]) -> Option<Counted> {
         let keys: Vec<String> = pools
             .iter()
             .map(|p| format!("{}{}", self.options.prefix, p.key))
@@ -241,26 +216,27 @@ impl RedisLimiter {
         let limits: Vec<u32> = pools.iter().map(|p| p.limit).collect();
         let window_ms = i64::try_from(self.options.window.as_millis()).unwrap_or(i64::MAX);
         let member = format!("{:016x}", rand::random::<u64>());
-        let script = self.script.clone();
-        let reply = self.block(async move {
-            let mut conn = conn;
-            let mut inv = script.prepare_invoke();
-            for k in &keys {
-                inv.key(k);
-            }
-            inv.arg(window_ms).arg(&member);
-            for l in &limits {
-                inv.arg(*l);
-            }
-            match inv.invoke_async::<Vec<i64>>(&mut conn).await {
-                // A connection found broken on first use after an outage: the manager has
-                // reconnected meanwhile, so one more try (within the same deadline).
-                Err(e) if e.is_io_error() || e.is_connection_dropped() => {
-                    inv.invoke_async::<Vec<i64>>(&mut conn).await
+        let reply = self
+            .bounded(async {
+                let mut conn = self.connection().await?;
+                let mut inv = self.script.prepare_invoke();
+                for k in &keys {
+                    inv.key(k);
                 }
-                other => other,
-            }
-        })?;
+                inv.arg(window_ms).arg(&member);
+                for l in &limits {
+                    inv.arg(*l);
+                }
+                Some(match inv.invoke_async::<Vec<i64>>(&mut conn).await {
+                    // A connection found broken on first use after an outage: the manager
+                    // has reconnected meanwhile, so one more try (within the same deadline).
+                    Err(e) if e.is_io_error() || e.is_connection_dropped() => {
+                        inv.invoke_async::<Vec<i64>>(&mut conn).await
+                    }
+                    other => other,
+                })
+            })
+            .await?;
         let v = match reply {
             Ok(v) => v,
             Err(e) => {
@@ -334,31 +310,28 @@ impl RedisLimiter {
 }
 
 impl RateLimiter for RedisLimiter {
-    fn acquire(&self, pools: &[PoolRequest], now: Instant) -> Option<RateDecision> {
-        if pools.is_empty() {
-            return None;
-        }
-        if self.skip_redis(now) {
-            return self.on_failure();
-        }
-        match self.count(pools) {
-            Some(c) => {
-                self.mark(true, now);
-                Some(self.decide(pools, &c))
+    fn acquire<'a>(
+        &'a self,
+        pools: &'a [PoolRequest],
+        now: Instant,
+    ) -> BoxFuture<'a, Option<RateDecision>> {
+        Box::pin(async move {
+            if pools.is_empty() {
+                return None;
             }
-            None => {
-                self.mark(false, now);
-                self.on_failure()
+            if self.skip_redis(now) {
+                return self.on_failure();
             }
-        }
-    }
-}
-
-impl Drop for RedisLimiter {
-    /// Stop the runtime without waiting (the limiter may be dropped inside an async context).
-    fn drop(&mut self) {
-        if let Some(rt) = self.runtime.take() {
-            rt.shutdown_background();
-        }
+            match self.count(pools).await {
+                Some(c) => {
+                    self.mark(true, now);
+                    Some(self.decide(pools, &c))
+                }
+                None => {
+                    self.mark(false, now);
+                    self.on_failure()
+                }
+            }
+        })
     }
 }

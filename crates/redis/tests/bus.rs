@@ -4,7 +4,7 @@
 
 use ecclesia_a2a::{StreamEvent, TaskState, TaskStatus, TaskStatusUpdateEvent};
 use ecclesia_redis::RedisBus;
-use ecclesia_server::TaskBus;
+use ecclesia_state::TaskBus;
 use futures::StreamExt;
 use std::sync::Arc;
 use std::time::Duration;

@@ -4,7 +4,7 @@
 //! recovery) on a Redis of its own that the test stops and starts.
 
 use ecclesia_redis::{OnOutage, RedisLimiter, RedisOptions};
-use ecclesia_server::{InMemoryLimiter, PoolRequest, RateLimiter};
+use ecclesia_state::{InMemoryLimiter, PoolRequest, RateLimiter};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -40,8 +40,8 @@ fn pool(name: &str, limit: u32) -> PoolRequest {
     }
 }
 
-#[test]
-fn decisions_match_the_in_process_limiter() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn decisions_match_the_in_process_limiter() {
     let Some(url) = server() else { return };
     let redis = RedisLimiter::new(&url, options(OnOutage::Closed)).unwrap();
     let local = InMemoryLimiter::default();
@@ -57,8 +57,8 @@ fn decisions_match_the_in_process_limiter() {
         vec![],
     ];
     for (i, pools) in calls.iter().enumerate() {
-        let a = redis.acquire(pools, t);
-        let b = local.acquire(pools, t);
+        let a = redis.acquire(pools, t).await;
+        let b = local.take(pools, t);
         match (&a, &b) {
             (Some(a), Some(b)) => {
                 assert_eq!(
@@ -78,8 +78,8 @@ fn decisions_match_the_in_process_limiter() {
     }
 }
 
-#[test]
-fn the_window_slides() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_window_slides() {
     let Some(url) = server() else { return };
     let limiter = RedisLimiter::new(
         &url,
@@ -91,38 +91,42 @@ fn the_window_slides() {
     .unwrap();
     let t = Instant::now();
     for _ in 0..3 {
-        assert!(limiter.acquire(&[pool("a", 3)], t).unwrap().allowed);
+        assert!(limiter.acquire(&[pool("a", 3)], t).await.unwrap().allowed);
     }
-    let refused = limiter.acquire(&[pool("a", 3)], t).unwrap();
+    let refused = limiter.acquire(&[pool("a", 3)], t).await.unwrap();
     assert!(!refused.allowed);
     assert_eq!(refused.reset_secs, 1);
-    std::thread::sleep(Duration::from_millis(1100));
-    let again = limiter.acquire(&[pool("a", 3)], t).unwrap();
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let again = limiter.acquire(&[pool("a", 3)], t).await.unwrap();
     assert!(again.allowed, "{again:?}");
     assert_eq!(again.remaining, 2);
 }
 
-#[test]
-fn several_limiters_hold_one_limit_under_concurrency() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_limiters_hold_one_limit_under_concurrency() {
     let Some(url) = server() else { return };
     let opts = options(OnOutage::Closed);
     // Two "replicas", 60 calls at once, a plan of 15 a minute: exactly 15 pass.
     let replicas: Vec<Arc<RedisLimiter>> = (0..2)
         .map(|_| Arc::new(RedisLimiter::new(&url, opts.clone()).unwrap()))
         .collect();
-    let barrier = Arc::new(std::sync::Barrier::new(60));
+    let barrier = Arc::new(tokio::sync::Barrier::new(60));
     let handles: Vec<_> = (0..60)
         .map(|i| {
             let l = replicas[i % 2].clone();
             let barrier = barrier.clone();
-            std::thread::spawn(move || {
-                barrier.wait();
+            tokio::spawn(async move {
+                barrier.wait().await;
                 l.acquire(&[pool("send", 15), pool("qa", 100)], Instant::now())
+                    .await
                     .expect("limited")
             })
         })
         .collect();
-    let decisions: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let mut decisions = Vec::new();
+    for h in handles {
+        decisions.push(h.await.unwrap());
+    }
     let allowed = decisions.iter().filter(|d| d.allowed).count();
     assert_eq!(allowed, 15, "{decisions:?}");
     assert!(decisions
@@ -132,6 +136,7 @@ fn several_limiters_hold_one_limit_under_concurrency() {
     // The refused calls took nothing from the qa pool: 85 left.
     let d = replicas[0]
         .acquire(&[pool("qa", 100)], Instant::now())
+        .await
         .unwrap();
     assert_eq!(d.remaining, 84);
 }
@@ -194,8 +199,8 @@ fn free_port() -> u16 {
         .port()
 }
 
-#[test]
-fn an_outage_fails_closed_or_open_within_the_timeout_and_recovers() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_outage_fails_closed_or_open_within_the_timeout_and_recovers() {
     if server().is_none() {
         return;
     }
@@ -220,14 +225,14 @@ fn an_outage_fails_closed_or_open_within_the_timeout_and_recovers() {
     )
     .unwrap();
     let p = [pool("send", 10)];
-    assert!(closed.acquire(&p, Instant::now()).unwrap().allowed);
-    assert!(open.acquire(&p, Instant::now()).unwrap().allowed);
-    assert!(closed.ping());
+    assert!(closed.acquire(&p, Instant::now()).await.unwrap().allowed);
+    assert!(open.acquire(&p, Instant::now()).await.unwrap().allowed);
+    assert!(closed.ping().await);
 
     redis.stop();
     for _ in 0..5 {
         let started = Instant::now();
-        let d = closed.acquire(&p, Instant::now()).expect("a refusal");
+        let d = closed.acquire(&p, Instant::now()).await.expect("a refusal");
         assert!(
             started.elapsed() < Duration::from_secs(1),
             "bounded: {:?}",
@@ -238,16 +243,19 @@ fn an_outage_fails_closed_or_open_within_the_timeout_and_recovers() {
         assert!(d.reset_secs >= 1);
         let started = Instant::now();
         assert!(
-            open.acquire(&p, Instant::now()).is_none(),
+            open.acquire(&p, Instant::now()).await.is_none(),
             "fail open: unlimited"
         );
         assert!(started.elapsed() < Duration::from_secs(1));
     }
-    assert!(!closed.ping());
+    assert!(!closed.ping().await);
     // Past the retry time one call probes Redis (bounded); calls meanwhile do not wait.
-    std::thread::sleep(retry + Duration::from_millis(50));
+    tokio::time::sleep(retry + Duration::from_millis(50)).await;
     let started = Instant::now();
-    let probes: Vec<_> = (0..8).map(|_| closed.acquire(&p, Instant::now())).collect();
+    let mut probes = Vec::new();
+    for _ in 0..8 {
+        probes.push(closed.acquire(&p, Instant::now()).await);
+    }
     assert!(
         probes
             .iter()
@@ -260,13 +268,13 @@ fn an_outage_fails_closed_or_open_within_the_timeout_and_recovers() {
         started.elapsed()
     );
     // Unlimited calls never ask Redis.
-    assert!(closed.acquire(&[], Instant::now()).is_none());
+    assert!(closed.acquire(&[], Instant::now()).await.is_none());
 
     let _redis = OwnRedis::start(port);
-    std::thread::sleep(retry + Duration::from_millis(100));
+    tokio::time::sleep(retry + Duration::from_millis(100)).await;
     let started = Instant::now();
     loop {
-        if let Some(d) = closed.acquire(&p, Instant::now()) {
+        if let Some(d) = closed.acquire(&p, Instant::now()).await {
             if d.allowed {
                 break;
             }
@@ -275,7 +283,10 @@ fn an_outage_fails_closed_or_open_within_the_timeout_and_recovers() {
             started.elapsed() < Duration::from_secs(5),
             "the limiter did not recover"
         );
-        std::thread::sleep(Duration::from_millis(100));
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(open.acquire(&p, Instant::now()).is_some_and(|d| d.allowed));
+    assert!(open
+        .acquire(&p, Instant::now())
+        .await
+        .is_some_and(|d| d.allowed));
 }

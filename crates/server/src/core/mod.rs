@@ -18,13 +18,13 @@
 //! The core knows no wire format: front-ends decode their requests into the A2A 0.3 types
 //! the core speaks inside, call it, and encode what it returns.
 
-pub mod bus;
+pub use ecclesia_state::bus;
 pub mod callers;
 pub mod client;
 pub mod clock;
 pub mod errors;
 pub mod lanes;
-pub mod limits;
+pub use ecclesia_state::limits;
 pub mod plans;
 pub mod push;
 pub mod runs;

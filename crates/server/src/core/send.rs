@@ -249,7 +249,7 @@ async fn admit_and_run(
     let lane = state.lane_of(&skill_name);
     let ticket = lane.admit(&caller.id).map_err(|b| busy_error(&b, lane))?;
     let pools = plans::pools(&caller.id, &caller.plan, skill.extra_pool());
-    *rate = state.limiter.acquire(&pools, Instant::now());
+    *rate = state.limiter.acquire(&pools, Instant::now()).await;
     if let Some(d) = rate.as_ref().filter(|d| !d.allowed) {
         return Err(ServerError::rate_refused(d.clone()));
     }

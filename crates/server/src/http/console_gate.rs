@@ -77,7 +77,7 @@ impl ConsoleGate {
         let registry = self.state.registry.load();
         let extra = registry.get(skill).and_then(|s| s.extra_pool());
         let pools = plans::pools(&caller, &plan, extra);
-        match self.state.limiter.acquire(&pools, Instant::now()) {
+        match self.state.limiter.acquire(&pools, Instant::now()).await {
             Some(d) if d.unavailable => {
                 let retry = d.reset_secs;
                 let e = crate::core::errors::ServerError::rate_refused(d);

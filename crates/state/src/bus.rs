@@ -17,7 +17,7 @@
 //!
 //! [`InProcessBus`] is the implementation for one process (tokio broadcast channels, 128
 //! shared events buffered per task for readers that fall behind). A multi-replica
-//! deployment injects another (Redis pub/sub, say) with [`crate::AppState::with_bus`].
+//! deployment injects another (Redis pub/sub, say) with `AppState::with_bus` (in `ecclesia-server`).
 //! Implementations must never block the caller: `publish` is called on the request path.
 
 use ecclesia_a2a::StreamEvent;
@@ -94,7 +94,7 @@ impl InProcessBus {
 }
 
 /// A broadcast receiver as a stream that ends after the final status event.
-pub(crate) fn receiver_stream(rx: broadcast::Receiver<SharedEvent>) -> EventStream {
+pub fn receiver_stream(rx: broadcast::Receiver<SharedEvent>) -> EventStream {
     Box::pin(futures::stream::unfold(Some(rx), |rx| async move {
         let mut rx = rx?;
         loop {

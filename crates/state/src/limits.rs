@@ -2,6 +2,7 @@
 //! [`RateLimiter`] trait so that a shared (Redis) limiter can replace the
 //! in-process one when replicas share callers.
 
+use futures::future::BoxFuture;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -58,7 +59,14 @@ pub trait RateLimiter: Send + Sync {
     /// Take one slot from every pool, or none if any is full.
     /// `None` when `pools` is empty (unlimited), or when the limiter cannot count and lets
     /// the request through (a shared limiter that fails open).
-    fn acquire(&self, pools: &[PoolRequest], now: Instant) -> Option<RateDecision>;
+    ///
+    /// Called on the request path: a limiter over the network awaits its store here and
+    /// never blocks the async worker.
+    fn acquire<'a>(
+        &'a self,
+        pools: &'a [PoolRequest],
+        now: Instant,
+    ) -> BoxFuture<'a, Option<RateDecision>>;
 }
 
 /// In-process sliding-window limiter (one replica).
@@ -78,7 +86,18 @@ impl Default for InMemoryLimiter {
 }
 
 impl RateLimiter for InMemoryLimiter {
-    fn acquire(&self, pools: &[PoolRequest], now: Instant) -> Option<RateDecision> {
+    fn acquire<'a>(
+        &'a self,
+        pools: &'a [PoolRequest],
+        now: Instant,
+    ) -> BoxFuture<'a, Option<RateDecision>> {
+        Box::pin(std::future::ready(self.take(pools, now)))
+    }
+}
+
+impl InMemoryLimiter {
+    /// [`RateLimiter::acquire`], at once (the counters are in memory).
+    pub fn take(&self, pools: &[PoolRequest], now: Instant) -> Option<RateDecision> {
         if pools.is_empty() {
             return None;
         }
@@ -144,17 +163,17 @@ mod tests {
         let l = InMemoryLimiter::default();
         let t0 = Instant::now();
         for i in 0..3 {
-            let d = l.acquire(&[pool("a", 3)], t0).unwrap();
+            let d = l.take(&[pool("a", 3)], t0).unwrap();
             assert!(d.allowed);
             assert_eq!(d.remaining, 2 - i);
         }
         let d = l
-            .acquire(&[pool("a", 3)], t0 + Duration::from_secs(10))
+            .take(&[pool("a", 3)], t0 + Duration::from_secs(10))
             .unwrap();
         assert!(!d.allowed);
         assert_eq!(d.reset_secs, 50);
         assert!(
-            l.acquire(&[pool("a", 3)], t0 + Duration::from_secs(61))
+            l.take(&[pool("a", 3)], t0 + Duration::from_secs(61))
                 .unwrap()
                 .allowed
         );
@@ -165,22 +184,29 @@ mod tests {
         let l = InMemoryLimiter::default();
         let t = Instant::now();
         assert!(
-            l.acquire(&[pool("send", 5), pool("qa", 1)], t)
+            l.take(&[pool("send", 5), pool("qa", 1)], t)
                 .unwrap()
                 .allowed
         );
-        let d = l.acquire(&[pool("send", 5), pool("qa", 1)], t).unwrap();
+        let d = l.take(&[pool("send", 5), pool("qa", 1)], t).unwrap();
         assert!(!d.allowed);
         assert_eq!(d.pool, "qa");
         // The refused request took nothing from the send pool: 4 left.
-        let d = l.acquire(&[pool("send", 5)], t).unwrap();
+        let d = l.take(&[pool("send", 5)], t).unwrap();
         assert_eq!(d.remaining, 3);
+    }
+
+    #[test]
+    fn acquire_is_take() {
+        let l = InMemoryLimiter::default();
+        let d = futures::executor::block_on(l.acquire(&[pool("a", 1)], Instant::now()));
+        assert!(d.is_some_and(|d| d.allowed && d.remaining == 0));
     }
 
     #[test]
     fn zero_limit_refuses() {
         let l = InMemoryLimiter::default();
-        assert!(!l.acquire(&[pool("a", 0)], Instant::now()).unwrap().allowed);
-        assert!(l.acquire(&[], Instant::now()).is_none());
+        assert!(!l.take(&[pool("a", 0)], Instant::now()).unwrap().allowed);
+        assert!(l.take(&[], Instant::now()).is_none());
     }
 }
