@@ -167,7 +167,10 @@ impl ErrorKind {
     pub fn http_status(self) -> u16 {
         match self {
             ErrorKind::TaskNotFound | ErrorKind::MethodNotFound => 404,
-            ErrorKind::Internal | ErrorKind::InvalidAgentResponse => 500,
+            ErrorKind::TaskNotCancelable => 409,
+            ErrorKind::ContentTypeNotSupported => 415,
+            ErrorKind::Internal => 500,
+            ErrorKind::InvalidAgentResponse => 502,
             ErrorKind::PlanRequired => 403,
             ErrorKind::RateLimited => 429,
             ErrorKind::ServerBusy => 503,
@@ -322,6 +325,9 @@ mod tests {
         assert_eq!(ErrorKind::ContentTypeNotSupported.code(), -32005);
         assert_eq!(ErrorKind::VersionNotSupported.code(), -32009);
         assert_eq!(ErrorKind::TaskNotFound.http_status(), 404);
+        assert_eq!(ErrorKind::TaskNotCancelable.http_status(), 409);
+        assert_eq!(ErrorKind::ContentTypeNotSupported.http_status(), 415);
+        assert_eq!(ErrorKind::InvalidAgentResponse.http_status(), 502);
         assert_eq!(ErrorKind::InvalidAgentResponse.grpc_status(), "INTERNAL");
     }
 

@@ -58,7 +58,8 @@ async fn send_get_list_and_cancel() {
     );
     assert!(listed["tasks"][0]["artifacts"].is_array());
     let cancel = post(&h, &format!("/tasks/{id}:cancel"), json!({})).await;
-    assert_eq!(cancel.status, StatusCode::BAD_REQUEST);
+    // A2A 1.0 §5.4: TaskNotCancelableError is 409 in HTTP+JSON.
+    assert_eq!(cancel.status, StatusCode::CONFLICT);
     // application/json (A2A §11.6) by default; problem+json when the client accepts it.
     assert_eq!(cancel.headers["content-type"], "application/json");
     let req = Request::post(format!("/api/v1/rest/tasks/{id}:cancel"))
@@ -73,12 +74,26 @@ async fn send_get_list_and_cancel() {
     assert_eq!(reason(&as_problem), "TASK_NOT_CANCELABLE");
     assert_eq!(reason(&cancel), "TASK_NOT_CANCELABLE");
     let body = cancel.json();
-    assert_eq!(body["status"], 400);
+    assert_eq!(body["status"], 409);
     assert_eq!(body["error"]["status"], "FAILED_PRECONDITION");
     assert!(body["type"]
         .as_str()
         .unwrap()
         .ends_with("/task-not-cancelable"));
+}
+
+/// A2A 1.0 §5.4: a message holding only an unsupported media type is 415 in HTTP+JSON
+/// (the 1.0 TCK's CORE-SEND-003 over http_json).
+#[tokio::test]
+async fn an_unsupported_media_type_alone_is_415() {
+    let h = harness();
+    let body = json!({"message": {"messageId": uuid(), "role": "ROLE_USER",
+        "parts": [{"raw": "dGNr", "mediaType": "application/x-unsupported-tck-type"}],
+        "metadata": {"skillId": "echo"}}});
+    let r = post(&h, "/message:send", body).await;
+    assert_eq!(r.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(reason(&r), "CONTENT_TYPE_NOT_SUPPORTED");
+    assert_eq!(r.json()["status"], 415);
 }
 
 #[tokio::test]
