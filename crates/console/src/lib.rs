@@ -1,6 +1,10 @@
 //! The web console for people: server-rendered pages over the same skills the
 //! A2A endpoint serves, through [`SkillRegistry`] only.
 //!
+//! Every skill call goes through the [`SkillRunner`] the deployment gives
+//! (`ConsoleOptions::runner`; the server's runs each call as a task of its core),
+//! for the [`Visitor`] the [`Gate`] admitted.
+//!
 //! ```no_run
 //! # use std::sync::Arc;
 //! # let registry = Arc::new(ecclesia_core::SkillRegistry::default());
@@ -35,15 +39,17 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 pub use error::ConsoleError;
-pub use gate::{Gate, Refusal};
+pub use gate::{Gate, Refusal, Visitor};
 pub use layout::Ctx;
+pub use skills::{RegistryRunner, RunError, SkillRunner};
 
 /// How the console is set up.
 #[derive(Clone)]
 pub struct ConsoleOptions {
-    /// Deadline of one skill call made by a page.
+    /// Deadline of one skill call made by a page, under the [`RegistryRunner`] (a
+    /// deployment's runner applies its own).
     pub skill_timeout: Duration,
-    /// Skill calls running at once for the console (others wait).
+    /// Skill calls running at once for the console (others wait), whichever the runner.
     pub max_concurrent: usize,
     /// The JSON-RPC endpoint the script and the explorer talk to.
     pub a2a_path: String,
@@ -57,6 +63,9 @@ pub struct ConsoleOptions {
     pub today: Option<chrono::NaiveDate>,
     /// Keys, plans and limits: asked before each page that runs a skill.
     pub gate: Option<Arc<dyn Gate>>,
+    /// How the skills are run; `None` = a [`RegistryRunner`] over the console's registry
+    /// (the console alone; the server always gives its own).
+    pub runner: Option<Arc<dyn SkillRunner>>,
     /// The public address the explorer's curl commands name (`https://agent.example`);
     /// `None` = `http://` + the request's `Host`.
     pub public_url: Option<String>,
@@ -73,6 +82,7 @@ impl std::fmt::Debug for ConsoleOptions {
             .field("default_calendar", &self.default_calendar)
             .field("today", &self.today)
             .field("gate", &self.gate.is_some())
+            .field("runner", &self.runner.is_some())
             .field("public_url", &self.public_url)
             .finish()
     }
@@ -89,6 +99,7 @@ impl Default for ConsoleOptions {
             default_calendar: "general-roman".into(),
             today: None,
             gate: None,
+            runner: None,
             public_url: None,
         }
     }
@@ -105,6 +116,8 @@ pub struct ConsoleState {
     pub opts: Arc<ConsoleOptions>,
     /// Bounds the console's concurrent skill calls.
     pub permits: Arc<tokio::sync::Semaphore>,
+    /// Runs the skill calls.
+    pub runner: Arc<dyn SkillRunner>,
     lists: Arc<OnceLock<pages::readings::Lists>>,
 }
 
@@ -116,15 +129,16 @@ impl ConsoleState {
 
     /// Today, for defaults: the fixed day of the options, else the day the readings skill
     /// calls today (it reads the date in the configured time zone, which the console does
-    /// not know), else the day in UTC when that skill is not served.
-    pub async fn today(&self) -> chrono::NaiveDate {
+    /// not know), asked for `visitor` (a page admitted for that skill), else the day in UTC
+    /// (no visitor, or the skill is not served).
+    pub async fn today(&self, visitor: Option<&Visitor>) -> chrono::NaiveDate {
         if let Some(t) = self.opts.today {
             return t;
         }
         const READINGS: &str = "liturgical_readings";
-        if self.registry().get(READINGS).is_some() {
+        if let Some(visitor) = visitor.filter(|_| self.registry().get(READINGS).is_some()) {
             let parts = skills::data(serde_json::json!({"date": "today"}));
-            if let Ok(answer) = skills::call(self, READINGS, parts).await {
+            if let Ok(answer) = skills::call(self, visitor, READINGS, parts).await {
                 let date = answer
                     .data()
                     .get("date")
@@ -137,14 +151,15 @@ impl ConsoleState {
         chrono::Utc::now().date_naive()
     }
 
-    /// Ask the gate (if any) to admit a page view running `skill`.
-    pub async fn admit(&self, ctx: &Ctx, skill: &str) -> Result<(), ConsoleError> {
+    /// Ask the gate (if any) to admit a page view running `skill`: the visitor its skill
+    /// calls are made for ([`Visitor::anonymous`] without a gate).
+    pub async fn admit(&self, ctx: &Ctx, skill: &str) -> Result<Visitor, ConsoleError> {
         match &self.opts.gate {
             Some(g) => g
                 .admit(skill, &ctx.headers)
                 .await
                 .map_err(ConsoleError::Refused),
-            None => Ok(()),
+            None => Ok(Visitor::anonymous()),
         }
     }
 
@@ -169,8 +184,12 @@ pub fn router(registry: Arc<SkillRegistry>, opts: ConsoleOptions) -> Router {
 /// The console over a registry read anew for each request (follow
 /// `AppState::swap_registry`).
 pub fn router_with_source(source: RegistrySource, opts: ConsoleOptions) -> Router {
+    let runner = opts.runner.clone().unwrap_or_else(|| {
+        Arc::new(RegistryRunner::new(source.clone(), opts.skill_timeout)) as Arc<dyn SkillRunner>
+    });
     let state = ConsoleState {
         source,
+        runner,
         permits: Arc::new(tokio::sync::Semaphore::new(opts.max_concurrent.max(1))),
         opts: Arc::new(opts),
         lists: Arc::new(OnceLock::new()),

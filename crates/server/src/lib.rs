@@ -32,6 +32,7 @@ mod a2a_v1;
 mod card;
 mod card_sign;
 mod config;
+mod console_runner;
 mod core;
 mod http;
 
@@ -147,7 +148,9 @@ pub fn router_with(state: AppState, extra: Router) -> Router {
 }
 
 /// The web console at `/` (when `ServerConfig::console`): its pages follow the registry
-/// swaps and pass the same keys, plans and limits as the API ([`console_gate`]).
+/// swaps and pass the same keys, plans and limits as the API ([`console_gate`], once per
+/// page), and each of their skill calls is a core task of the page's caller
+/// ([`console_runner`], surface `console`).
 fn console(state: &AppState) -> Router {
     if !state.config.console {
         return Router::new();
@@ -164,6 +167,9 @@ fn console(state: &AppState) -> Router {
         gate: Some(std::sync::Arc::new(http::console_gate::ConsoleGate {
             state: state.clone(),
         })),
+        runner: Some(std::sync::Arc::new(console_runner::ConsoleRunner::new(
+            state.client("console"),
+        ))),
         ..Default::default()
     };
     ecclesia_console::router_with_source(std::sync::Arc::new(move || registry.load()), options)

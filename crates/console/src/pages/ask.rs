@@ -74,8 +74,8 @@ async fn page(state: &ConsoleState, ctx: &Ctx, p: &Params) -> Result<Page, Conso
     // The live region the script streams into (empty without a question).
     let _ = write!(body, "<section id=\"answer\" aria-live=\"polite\" data-label-answer=\"{}\" data-label-sources=\"{}\" data-label-related=\"{}\">", ctx.t("ask.answer"), ctx.t("ask.sources"), ctx.t("ask.related"));
     if let Some(q) = &q {
-        state.admit(ctx, SKILL).await?;
-        let answer = skills::call(state, SKILL, vec![Part::text(q.clone())]).await?;
+        let visitor = state.admit(ctx, SKILL).await?;
+        let answer = skills::call(state, &visitor, SKILL, vec![Part::text(q.clone())]).await?;
         let text = answer.text().unwrap_or_default();
         let data = answer.data();
         body.push_str(&render_answer(ctx, &text, &data));

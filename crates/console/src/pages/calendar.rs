@@ -57,13 +57,19 @@ fn shift(year: i32, month: u32, by: i32) -> (i32, u32) {
 
 async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, ConsoleError> {
     let p = Params::from_uri(uri)?;
-    let today = state.today().await;
-    let year = p
-        .int("year", YEARS.0, YEARS.1)?
-        .unwrap_or(today.year() as i64) as i32;
-    let month = p.int("month", 1, 12)?.unwrap_or(today.month() as i64) as u32;
+    let year = p.int("year", YEARS.0, YEARS.1)?;
+    let month = p.int("month", 1, 12)?;
     let lists: Lists = state.lists().await;
     let calendar = lists.check_calendar(p.short("calendar")?, &state.opts.default_calendar)?;
+    // One admission for the page: "today" and each day of the grid are asked for this visitor.
+    let served = state.registry().get(SKILL).is_some();
+    let visitor = match served {
+        true => Some(state.admit(ctx, SKILL).await?),
+        false => None,
+    };
+    let today = state.today(visitor.as_ref()).await;
+    let year = year.unwrap_or(today.year() as i64) as i32;
+    let month = month.unwrap_or(today.month() as i64) as u32;
     let (first, days) =
         month_bounds(year, month).ok_or_else(|| ConsoleError::BadInput("no such month".into()))?;
     let title = crate::i18n::month_year(ctx.lang, year, month);
@@ -144,7 +150,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     nav.push_str("</nav>");
     body.push_str(&nav);
     let _ = write!(body, "<p class=\"help\">{}</p>", ctx.t("calendar.keys"));
-    if state.registry().get(SKILL).is_none() {
+    let Some(visitor) = visitor else {
         let _ = write!(
             body,
             "<p class=\"error\" role=\"status\">{}</p>",
@@ -152,8 +158,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
         );
         return Ok(Page::for_ctx(ctx, &title, "calendar", body)
             .status(axum::http::StatusCode::SERVICE_UNAVAILABLE));
-    }
-    state.admit(ctx, SKILL).await?;
+    };
     // Each day from the skill.
     let mut grid = Vec::with_capacity(days as usize);
     for i in 0..days {
@@ -161,7 +166,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
         let parts = skills::data(
             json!({"date": date.format("%Y-%m-%d").to_string(), "calendar": calendar}),
         );
-        let answer = skills::call(state, SKILL, parts).await?;
+        let answer = skills::call(state, &visitor, SKILL, parts).await?;
         let facts = super::readings::DayFacts::of(&answer.data());
         grid.push(GridDay {
             date: Some(date),

@@ -3,6 +3,7 @@
 
 use super::lang_attr;
 use crate::error::ConsoleError;
+use crate::gate::Visitor;
 use crate::html::esc;
 use crate::layout::{Ctx, Page};
 use crate::params::{Params, MAX_SHORT_CHARS};
@@ -27,6 +28,7 @@ pub async fn handler(State(state): State<ConsoleState>, ctx: Ctx, uri: Uri) -> R
 
 async fn fetch(
     state: &ConsoleState,
+    visitor: &Visitor,
     id: &str,
     reference: Option<&str>,
 ) -> Result<Option<(String, Map<String, Value>)>, ConsoleError> {
@@ -35,7 +37,7 @@ async fn fetch(
     if let Some(r) = reference {
         req.insert("ref".into(), Value::String(r.into()));
     }
-    let a = skills::call(state, SKILL, skills::data(Value::Object(req))).await?;
+    let a = skills::call(state, visitor, SKILL, skills::data(Value::Object(req))).await?;
     let text = a.text().unwrap_or_default();
     let data = a.data();
     if text == NOT_FOUND && data.is_empty() {
@@ -55,8 +57,9 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     if state.registry().get(SKILL).is_none() {
         return Err(ConsoleError::Unavailable(SKILL.into()));
     }
-    state.admit(ctx, SKILL).await?;
-    let Some((mut text, mut data)) = fetch(state, &id, reference.as_deref()).await? else {
+    let visitor = state.admit(ctx, SKILL).await?;
+    let Some((mut text, mut data)) = fetch(state, &visitor, &id, reference.as_deref()).await?
+    else {
         let body = format!(
             "<h1>{}</h1><p role=\"status\">{}</p>",
             ctx.t("doc.not_found"),
@@ -69,7 +72,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     let mut narrowed = false;
     if let (Some(h), None, Some(at)) = (&hl, &reference, &at) {
         if find_loose(&text, h).is_none() {
-            if let Some((t2, d2)) = fetch(state, &id, Some(at)).await? {
+            if let Some((t2, d2)) = fetch(state, &visitor, &id, Some(at)).await? {
                 text = t2;
                 data = d2;
                 narrowed = true;

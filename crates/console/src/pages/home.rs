@@ -2,6 +2,7 @@
 //! Martyrology, the coming feasts, for the visitor's calendar and the server's time zone),
 //! then what the console offers.
 
+use crate::gate::Visitor;
 use crate::html::{esc, select};
 use crate::layout::{Ctx, Page};
 use crate::params::Params;
@@ -36,11 +37,18 @@ pub async fn handler(State(state): State<ConsoleState>, ctx: Ctx, uri: Uri) -> R
     };
     let title = ctx.t("app.name");
     let mut body = format!("<h1>{title}</h1>");
-    body.push_str(&today_section(&state, &ctx, &lists, &calendar).await);
+    let (section, found) = today_section(&state, &ctx, &lists, &calendar).await;
+    body.push_str(&section);
     let _ = write!(body, "<p>{}</p><ul class=\"cards\">", ctx.t("home.intro"));
     body.push_str(&cards(&state, &ctx));
     body.push_str("</ul>");
-    let today = state.today().await.format("%Y-%m-%d").to_string();
+    // The day the readings skill called today (the server's time zone), unless the options
+    // fix one; else the console's own (UTC).
+    let today = match found {
+        Some(d) if state.opts.today.is_none() => d,
+        _ => state.today(None).await,
+    };
+    let today = today.format("%Y-%m-%d").to_string();
     let _ = write!(
         body,
         "<form class=\"panel\" method=\"get\" action=\"/readings\"><div class=\"field\"><label for=\"f-date\">{}</label><input id=\"f-date\" type=\"date\" name=\"date\" value=\"{today}\"></div>{}<div><button type=\"submit\">{}</button></div></form>",
@@ -90,31 +98,35 @@ fn cards(state: &ConsoleState, ctx: &Ctx) -> String {
 }
 
 /// Today's day: asked of the readings skill as "today", so that the day follows the
-/// server's configured time zone, not the console's clock. Empty when the skill is not
-/// served or fails (the rest of the page still works).
+/// server's configured time zone, not the console's clock; with the day found. Empty when
+/// the skill is not served or fails (the rest of the page still works).
 async fn today_section(
     state: &ConsoleState,
     ctx: &Ctx,
     lists: &super::readings::Lists,
     calendar: &str,
-) -> String {
+) -> (String, Option<NaiveDate>) {
     const SKILL: &str = "liturgical_readings";
-    if state.registry().get(SKILL).is_none() || state.admit(ctx, SKILL).await.is_err() {
-        return String::new();
+    if state.registry().get(SKILL).is_none() {
+        return (String::new(), None);
     }
+    let Ok(visitor) = state.admit(ctx, SKILL).await else {
+        return (String::new(), None);
+    };
     let Ok(answer) = skills::call(
         state,
+        &visitor,
         SKILL,
         skills::data(json!({"date": "today", "calendar": calendar})),
     )
     .await
     else {
-        return String::new();
+        return (String::new(), None);
     };
     let d = answer.data();
     let Some(date) = s(&d, "date").and_then(|x| NaiveDate::parse_from_str(x, "%Y-%m-%d").ok())
     else {
-        return String::new();
+        return (String::new(), None);
     };
     let facts = DayFacts::of(&d);
     let iso = date.format("%Y-%m-%d").to_string();
@@ -146,9 +158,9 @@ async fn today_section(
     }
     out.push_str(&readings_list(ctx, &d, &iso, calendar));
     out.push_str(&martyrology(state, ctx, &iso).await);
-    out.push_str(&coming(state, ctx, date, calendar).await);
+    out.push_str(&coming(state, &visitor, ctx, date, calendar).await);
     out.push_str("</section>");
-    out
+    (out, Some(date))
 }
 
 /// The day's readings, by their citations, linked to the full texts.
@@ -183,10 +195,14 @@ fn readings_list(ctx: &Ctx, d: &Map<String, Value>, iso: &str, calendar: &str) -
 /// The first entries of the day's Martyrology, linked to the whole.
 async fn martyrology(state: &ConsoleState, ctx: &Ctx, iso: &str) -> String {
     const SKILL: &str = "saints_of_the_day";
-    if state.registry().get(SKILL).is_none() || state.admit(ctx, SKILL).await.is_err() {
+    if state.registry().get(SKILL).is_none() {
         return String::new();
     }
-    let Ok(answer) = skills::call(state, SKILL, skills::data(json!({"date": iso}))).await else {
+    let Ok(visitor) = state.admit(ctx, SKILL).await else {
+        return String::new();
+    };
+    let Ok(answer) = skills::call(state, &visitor, SKILL, skills::data(json!({"date": iso}))).await
+    else {
         return String::new();
     };
     let text = answer.text().unwrap_or_default();
@@ -212,7 +228,13 @@ async fn martyrology(state: &ConsoleState, ctx: &Ctx, iso: &str) -> String {
 
 /// The next feasts (solemnities and feasts; in the 1962 Missal, days of I and II class that
 /// are not Sundays) in the coming month.
-async fn coming(state: &ConsoleState, ctx: &Ctx, from: NaiveDate, calendar: &str) -> String {
+async fn coming(
+    state: &ConsoleState,
+    visitor: &Visitor,
+    ctx: &Ctx,
+    from: NaiveDate,
+    calendar: &str,
+) -> String {
     let mut items = Vec::new();
     for ahead in 1..=LOOK_AHEAD_DAYS {
         if items.len() >= COMING_SHOWN {
@@ -224,6 +246,7 @@ async fn coming(state: &ConsoleState, ctx: &Ctx, from: NaiveDate, calendar: &str
         let iso = date.format("%Y-%m-%d").to_string();
         let Ok(answer) = skills::call(
             state,
+            visitor,
             "liturgical_readings",
             skills::data(json!({"date": iso, "calendar": calendar})),
         )

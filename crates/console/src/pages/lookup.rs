@@ -4,6 +4,7 @@
 
 use super::humanize;
 use crate::error::ConsoleError;
+use crate::gate::Visitor;
 use crate::html::{esc, esc_trunc, select};
 use crate::layout::{Ctx, Page};
 use crate::params::{Params, MAX_QUERY_CHARS};
@@ -126,7 +127,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     if q.is_none() && id.is_none() {
         return Ok(Page::for_ctx(ctx, title, "lookup", body));
     }
-    state.admit(ctx, kind.skill).await?;
+    let visitor = state.admit(ctx, kind.skill).await?;
     let mut req = Map::new();
     if let Some(i) = &id {
         req.insert(kind.id_key.into(), Value::String(i.clone()));
@@ -134,9 +135,14 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     if let Some(q) = &q {
         req.insert("query".into(), Value::String(q.clone()));
     }
-    let data = skills::call(state, kind.skill, skills::data(Value::Object(req)))
-        .await?
-        .data();
+    let data = skills::call(
+        state,
+        &visitor,
+        kind.skill,
+        skills::data(Value::Object(req)),
+    )
+    .await?
+    .data();
     if s(&data, "error") == Some("not_found") {
         let _ = write!(body, "<p role=\"status\">{}</p>", ctx.t("lookup.not_found"));
         if let Some(h) = s(&data, "hint") {
@@ -189,7 +195,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
         body.push_str(&lineage_html(ctx, &name, &data));
     }
     if kind.name == "diocese" {
-        body.push_str(&stats_html(ctx, state, &data).await);
+        body.push_str(&stats_html(ctx, state, &visitor, &data).await);
     }
     if let Some(src) = data
         .get("sources")
@@ -387,7 +393,12 @@ pub fn lineage_html(ctx: &Ctx, name: &str, data: &Map<String, Value>) -> String 
 
 /// The statistics: a table of the recent figures and a chart of the series
 /// when `diocese_statistics_lookup` has at least two years.
-async fn stats_html(ctx: &Ctx, state: &ConsoleState, data: &Map<String, Value>) -> String {
+async fn stats_html(
+    ctx: &Ctx,
+    state: &ConsoleState,
+    visitor: &Visitor,
+    data: &Map<String, Value>,
+) -> String {
     let Some(code) = s(data, "source_code") else {
         return String::new();
     };
@@ -395,6 +406,7 @@ async fn stats_html(ctx: &Ctx, state: &ConsoleState, data: &Map<String, Value>) 
     let rows: Vec<Map<String, Value>> = if state.registry().get(STATS_SKILL).is_some() {
         match skills::call(
             state,
+            visitor,
             STATS_SKILL,
             skills::data(json!({"source_code": code})),
         )

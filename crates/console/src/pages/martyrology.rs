@@ -62,10 +62,11 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
         return Ok(Page::for_ctx(ctx, title, "readings", body)
             .status(axum::http::StatusCode::SERVICE_UNAVAILABLE));
     }
-    state.admit(ctx, SKILL).await?;
+    let visitor = state.admit(ctx, SKILL).await?;
     let asked = date.or(phrase).unwrap_or_else(|| "today".into());
     let answer = skills::call(
         state,
+        &visitor,
         SKILL,
         skills::data(json!({"date": asked, "language": language})),
     )

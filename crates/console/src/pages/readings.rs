@@ -234,7 +234,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
                 .status(axum::http::StatusCode::SERVICE_UNAVAILABLE),
         );
     }
-    state.admit(ctx, SKILL).await?;
+    let visitor = state.admit(ctx, SKILL).await?;
     let mut req = Map::new();
     req.insert(
         "date".into(),
@@ -244,7 +244,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     if let Some(t) = &translation {
         req.insert("translation".into(), Value::String(t.clone()));
     }
-    let answer = skills::call(state, SKILL, skills::data(Value::Object(req))).await?;
+    let answer = skills::call(state, &visitor, SKILL, skills::data(Value::Object(req))).await?;
     let data = answer.data();
     let title;
     if data.is_empty() || answer.text().as_deref() == Some(NO_READINGS) {

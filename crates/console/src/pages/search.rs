@@ -102,7 +102,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     let Some(q) = q else {
         return Ok(Page::for_ctx(ctx, title, "search", body));
     };
-    state.admit(ctx, SKILL).await?;
+    let visitor = state.admit(ctx, SKILL).await?;
     let mut req = Map::new();
     req.insert("query".into(), Value::String(q.clone()));
     req.insert("limit".into(), Value::from(PER_PAGE));
@@ -116,7 +116,7 @@ async fn page(state: &ConsoleState, ctx: &Ctx, uri: &Uri) -> Result<Page, Consol
     if let Some(l) = &language {
         req.insert("language".into(), Value::String(l.clone()));
     }
-    let answer = skills::call(state, SKILL, skills::data(Value::Object(req))).await?;
+    let answer = skills::call(state, &visitor, SKILL, skills::data(Value::Object(req))).await?;
     let data = answer.data();
     let results: Vec<&Map<String, Value>> = data
         .get("results")

@@ -436,7 +436,7 @@ fn the_gate_applies_keys_and_limits() {
                 retry_after: Some(7),
             });
         }
-        Ok(())
+        Ok(ecclesia_console::Visitor::new("tester"))
     };
     let s = crate::support::spawn_with(
         crate::support::real_registry(),

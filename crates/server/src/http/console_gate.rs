@@ -4,11 +4,19 @@
 //! without one (a person in a browser) counts in one shared `console` pool under the
 //! `anonymous` plan's limits, whether or not anonymous API access is on — the console is
 //! public reading, bounded, and `--no-console` turns it off.
+//!
+//! The gate admits the page as a [`Visitor`] carrying a [`PageCaller`]: the caller it found,
+//! whose pools it has just drawn. The page's skill calls go through the core with it
+//! ([`crate::console_runner`]): each is a task in its lane, under the deadline, counted in
+//! the metrics, but draws no pool again, so that a month page (about 31 calls) is never
+//! refused halfway.
 
+use crate::console_runner::PageCaller;
+use crate::core::callers::Caller;
 use crate::core::plans;
 use crate::core::state::AppState;
 use axum::http::{header, HeaderMap, StatusCode};
-use ecclesia_console::{Gate, Refusal};
+use ecclesia_console::{Gate, Refusal, Visitor};
 use futures::future::BoxFuture;
 use std::time::Instant;
 
@@ -30,15 +38,15 @@ impl Gate for ConsoleGate {
         &'a self,
         skill: &'a str,
         headers: &'a HeaderMap,
-    ) -> BoxFuture<'a, Result<(), Refusal>> {
+    ) -> BoxFuture<'a, Result<Visitor, Refusal>> {
         Box::pin(self.admit_now(skill, headers))
     }
 }
 
 impl ConsoleGate {
     /// The key (checked on a blocking thread: the key store may wait on its database),
-    /// the plan, then the rate-limit pools of one page view.
-    async fn admit_now(&self, skill: &str, headers: &HeaderMap) -> Result<(), Refusal> {
+    /// the plan, then the rate-limit pools of one page view; the page's visitor.
+    async fn admit_now(&self, skill: &str, headers: &HeaderMap) -> Result<Visitor, Refusal> {
         let token = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
@@ -46,9 +54,13 @@ impl ConsoleGate {
             .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
             .map(|(_, t)| t.trim().to_string())
             .filter(|t| !t.is_empty());
-        let (caller, plan) = match token {
+        let caller = match token {
             Some(t) => match verify(&self.state, t).await {
-                Ok(Some(key)) => (key.id, self.state.config.plan(&key.plan)),
+                Ok(Some(key)) => Caller {
+                    plan: self.state.config.plan(&key.plan),
+                    id: key.id,
+                    plan_name: key.plan,
+                },
                 Ok(None) => {
                     return Err(refuse(
                         StatusCode::UNAUTHORIZED,
@@ -65,9 +77,13 @@ impl ConsoleGate {
                     ));
                 }
             },
-            None => ("console".to_string(), self.state.config.anonymous_plan()),
+            None => Caller {
+                id: "console".into(),
+                plan_name: "anonymous".into(),
+                plan: self.state.config.anonymous_plan(),
+            },
         };
-        if !plan.a2a {
+        if !caller.plan.a2a {
             return Err(refuse(
                 StatusCode::FORBIDDEN,
                 "this key's plan does not include skill calls",
@@ -76,7 +92,7 @@ impl ConsoleGate {
         }
         let registry = self.state.registry.load();
         let extra = registry.get(skill).and_then(|s| s.extra_pool());
-        let pools = plans::pools(&caller, &plan, extra);
+        let pools = plans::pools(&caller.id, &caller.plan, extra);
         match self.state.limiter.acquire(&pools, Instant::now()).await {
             Some(d) if d.unavailable => {
                 let retry = d.reset_secs;
@@ -94,7 +110,10 @@ impl ConsoleGate {
                     Some(d.reset_secs),
                 ))
             }
-            _ => Ok(()),
+            _ => Ok(Visitor::with_admission(
+                caller.id.clone(),
+                PageCaller::counted(caller),
+            )),
         }
     }
 }
