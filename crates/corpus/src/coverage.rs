@@ -249,19 +249,9 @@ pub struct Dedup {
     shared: u64,
 }
 
-/// Case-, punctuation- and spacing-folded text.
+/// Case-, punctuation- and spacing-folded text: [`ecclesia_fold::words`].
 fn fold(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for w in text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.extend(w.chars().flat_map(char::to_lowercase));
-    }
-    out
+    ecclesia_fold::words(text)
 }
 
 fn words(folded: &str) -> Vec<String> {

@@ -6,7 +6,6 @@
 use crate::CorpusError;
 use std::collections::HashMap;
 use std::path::Path;
-use unicode_normalization::UnicodeNormalization;
 
 /// Longest token sequence embedded per text (model2vec's default).
 pub const MAX_TOKENS: usize = 512;
@@ -103,14 +102,8 @@ impl WordPiece {
     /// transformer expects) and are dropped otherwise (what model2vec does).
     pub fn tokenize(&self, text: &str, max: usize, keep_unk: bool) -> Vec<u32> {
         let mut ids = Vec::new();
-        let normalized: String = if text.is_ascii() {
-            text.to_ascii_lowercase()
-        } else {
-            text.nfd()
-                .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
-                .flat_map(char::to_lowercase)
-                .collect()
-        };
+        // The uncased BERT normalisation: lower case, combining marks removed.
+        let normalized = ecclesia_fold::strip_marks(text);
         let mut word = String::new();
         let flush = |word: &mut String, ids: &mut Vec<u32>| {
             if !word.is_empty() {

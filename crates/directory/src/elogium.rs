@@ -236,12 +236,9 @@ fn same_name(a: &str, b: &str) -> bool {
     common >= 4
 }
 
+/// Lower-case words of a name, accents kept: [`ecclesia_fold::words`].
 fn fold_name(s: &str) -> String {
-    s.to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+    ecclesia_fold::words(s)
 }
 
 /// Whether a profile records any day at all (feast, dies natalis, Martyrology).

@@ -7,8 +7,6 @@
 //! given names map to one English form (`giovanni`, `juan`, `ioannes` → `john`), and
 //! filler words (`of`, `de`, `the`, …) are dropped.
 
-use unicode_normalization::UnicodeNormalization;
-
 /// What the titles in a query say about the kind of figure asked for.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Hints {
@@ -22,31 +20,10 @@ pub struct Hints {
     pub diocese: bool,
 }
 
-/// Lowercase, accent-free, punctuation-free form of `s`, words separated by one space.
+/// Lowercase, accent-free, punctuation-free form of `s`, words separated by one space:
+/// [`ecclesia_fold::name_words`].
 pub fn fold(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.nfkd() {
-        if unicode_normalization::char::is_combining_mark(c) {
-            continue;
-        }
-        match c {
-            'ł' | 'Ł' => out.push('l'),
-            'ø' | 'Ø' => out.push('o'),
-            'đ' | 'Đ' | 'ð' | 'Ð' => out.push('d'),
-            'ß' => out.push_str("ss"),
-            'æ' | 'Æ' => out.push_str("ae"),
-            'œ' | 'Œ' => out.push_str("oe"),
-            'ı' => out.push('i'),
-            'þ' | 'Þ' => out.push_str("th"),
-            c if c.is_alphanumeric() => {
-                for l in c.to_lowercase() {
-                    out.push(l);
-                }
-            }
-            _ => out.push(' '),
-        }
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
+    ecclesia_fold::name_words(s)
 }
 
 /// URL-safe slug of a name: folded words joined by `-`.

@@ -6,26 +6,10 @@
 
 use unicode_normalization::UnicodeNormalization;
 
-/// `" evangelium vitae "` from `"Evangelium Vitæ"`-like input; `"  "` when empty.
+/// `" evangelium vitæ "` from `"Evangelium Vitæ"` (ligatures are kept); `" "` when
+/// empty: [`ecclesia_fold::padded_words`].
 pub fn fold(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(' ');
-    let mut gap = false;
-    for c in s.nfd().filter(|c| !('\u{0300}'..='\u{036F}').contains(c)) {
-        if c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c) {
-            if gap && !out.ends_with(' ') {
-                out.push(' ');
-            }
-            gap = false;
-            out.extend(c.to_lowercase());
-        } else {
-            gap = true;
-        }
-    }
-    if !out.ends_with(' ') {
-        out.push(' ');
-    }
-    out
+    ecclesia_fold::padded_words(s)
 }
 
 /// True for the consonants of Devanagari and Bengali (nukta forms decompose to their base).
@@ -43,9 +27,7 @@ pub fn is_indic(s: &str) -> bool {
 /// with many vowels but the same consonants. Words without a consonant drop out.
 pub fn indic_skeleton(s: &str) -> String {
     let mut out = String::from(" ");
-    for word in s.split(|c: char| {
-        !(c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c))
-    }) {
+    for word in s.split(|c: char| !ecclesia_fold::is_word_char(c)) {
         let consonants: String = word.nfd().filter(|c| is_indic_consonant(*c)).collect();
         if !consonants.is_empty() {
             out.push_str(&consonants);
@@ -56,9 +38,7 @@ pub fn indic_skeleton(s: &str) -> String {
 }
 
 /// True when `c` is a Han character (Chinese names are matched without word spaces).
-pub fn is_han(c: char) -> bool {
-    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
-}
+pub use ecclesia_fold::is_han;
 
 #[cfg(test)]
 mod tests {

@@ -188,22 +188,10 @@ pub fn words(text: &str) -> Vec<String> {
 
 /// Text in lower case without Latin accents and ligatures (`Nicæa` → `nicaea`, `Thérèse` →
 /// `therese`), so that the old spellings of the library's translations meet today's. The
-/// combining marks of other scripts (Bengali and Devanagari vowel signs) are kept.
+/// combining marks of other scripts (Bengali and Devanagari vowel signs) are kept:
+/// [`ecclesia_fold::plain`].
 pub fn plain(word: &str) -> String {
-    use unicode_normalization::UnicodeNormalization;
-    let mut out = String::with_capacity(word.len());
-    for c in word
-        .nfd()
-        .filter(|c| !('\u{0300}'..='\u{036F}').contains(c))
-    {
-        match c {
-            'æ' | 'Æ' => out.push_str("ae"),
-            'œ' | 'Œ' => out.push_str("oe"),
-            'ß' => out.push_str("ss"),
-            c => out.extend(c.to_lowercase()),
-        }
-    }
-    out
+    ecclesia_fold::plain(word)
 }
 
 /// A crude English stem: plural endings dropped, then the first five

@@ -82,11 +82,8 @@ pub fn month_from_name(w: &str) -> Option<u32> {
     Some(m)
 }
 
-/// Lower-case, strip accents (NFD, combining marks dropped), keep other scripts as they are.
+/// Lower-case, strip accents (NFD, U+0300–U+036F dropped), keep other scripts as they are:
+/// [`ecclesia_fold::strip_diacritics`].
 pub fn fold(s: &str) -> String {
-    use unicode_normalization::UnicodeNormalization;
-    s.nfd()
-        .filter(|c| !('\u{0300}'..='\u{036f}').contains(c))
-        .collect::<String>()
-        .to_lowercase()
+    ecclesia_fold::strip_diacritics(s)
 }

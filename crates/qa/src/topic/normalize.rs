@@ -9,8 +9,6 @@
 //!   `peccato`, `peccati`, `peccatum`), for inflected languages;
 //! - any other term: as a whole word.
 
-use unicode_normalization::char::{decompose_canonical, is_combining_mark};
-
 /// A question in comparable form.
 #[derive(Debug, Clone)]
 pub struct Normalized {
@@ -20,67 +18,11 @@ pub struct Normalized {
     words: Vec<String>,
 }
 
-/// Fold one character: Latin letters lose their accents; others are kept.
-fn fold_char(c: char, out: &mut String) {
-    match c {
-        'ł' | 'Ł' => out.push('l'),
-        'ø' | 'Ø' => out.push('o'),
-        'ß' => out.push_str("ss"),
-        'æ' | 'Æ' => out.push_str("ae"),
-        'œ' | 'Œ' => out.push_str("oe"),
-        'đ' | 'Đ' => out.push('d'),
-        '’' | 'ʼ' | '‘' => out.push('\''),
-        c if (c as u32) < 0x0250 || (0x1E00..0x1F00).contains(&(c as u32)) => {
-            let mut base = None;
-            decompose_canonical(c, |d| {
-                if base.is_none() && !is_combining_mark(d) {
-                    base = Some(d);
-                }
-            });
-            for l in base.unwrap_or(c).to_lowercase() {
-                out.push(l);
-            }
-        }
-        c => {
-            for l in c.to_lowercase() {
-                out.push(l);
-            }
-        }
-    }
-}
+pub use ecclesia_fold::is_han;
 
-/// True for characters that are part of a word (letters, digits, the vowel signs
-/// and other marks of Indic scripts, which are not alphanumeric in Unicode).
-fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || is_combining_mark(c)
-}
-
-/// True for Han characters (Chinese).
-pub fn is_han(c: char) -> bool {
-    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
-}
-
-/// Folded form of `s`: see the module docs.
+/// Folded form of `s` (see the module docs): [`ecclesia_fold::latin_words`].
 pub fn fold(s: &str) -> String {
-    let mut folded = String::with_capacity(s.len());
-    for c in s.chars() {
-        fold_char(c, &mut folded);
-    }
-    let mut out = String::with_capacity(folded.len());
-    let mut gap = false;
-    for c in folded.chars() {
-        if is_word_char(c) {
-            if gap && !out.is_empty() {
-                out.push(' ');
-            }
-            gap = false;
-            out.push(c);
-        } else {
-            // an apostrophe joins nothing: "cos'è" → "cos e", "l'église" → "l eglise"
-            gap = true;
-        }
-    }
-    out
+    ecclesia_fold::latin_words(s)
 }
 
 /// A folded word against a lexicon word (`stem*` matches its continuations).
