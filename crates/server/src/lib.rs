@@ -47,6 +47,7 @@ pub use crate::core::clock::{Clock, ManualClock, SystemClock};
 pub use crate::core::errors::ServerError;
 pub use crate::core::lanes::{Busy, Lane, LaneKind, LaneLimits, LaneStats, Lanes, Permit, Ticket};
 pub use crate::core::limits::{InMemoryLimiter, PoolRequest, RateDecision, RateLimiter};
+pub use crate::core::metrics::Metrics;
 pub use crate::core::push::{
     PushAuth, PushConfig, PushConfigStore, PushVersion, MAX_CONFIGS_PER_TASK,
 };
@@ -62,7 +63,6 @@ pub use crate::http::auth::HttpError;
 pub use crate::http::conn::{
     fit_to_fd_limit, raise_nofile_limit, ConnCounters, ConnLimits, Connections, FdLimit,
 };
-pub use crate::http::metrics::Metrics;
 pub use card::agent_card;
 pub use card_sign::{canonical_payload, CardSigner, SignError, JWKS_PATH};
 pub use config::{Plan, ServerConfig};
@@ -213,10 +213,11 @@ pub async fn serve_with(
         );
     }
     let conns = std::sync::Arc::new(Connections::new(limits));
-    let _ = state.connections.set(conns.clone());
-    let _ = state.fd_limit.set(fd);
     let purge = state.spawn_purge();
-    let app = router_with(state.clone(), extra);
+    let app = router_with(state.clone(), extra).layer(axum::Extension(http::conn::Listening {
+        connections: conns.clone(),
+        fd_limit: fd,
+    }));
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
         shutdown.await;

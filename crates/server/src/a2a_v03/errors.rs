@@ -34,3 +34,15 @@ pub(crate) fn encode(e: &ServerError) -> JsonRpcError {
     out.data = e.data();
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::limits::RateDecision;
+
+    #[test]
+    fn an_unreachable_limiter_is_server_busy() {
+        let e = ServerError::rate_refused(RateDecision::unavailable(2));
+        assert_eq!(code(&e), ecclesia_a2a::error_codes::SERVER_BUSY);
+    }
+}

@@ -91,3 +91,17 @@ impl From<ServerError> for Failure {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::limits::RateDecision;
+
+    #[test]
+    fn an_unreachable_limiter_is_server_busy_and_503() {
+        let e = ServerError::rate_refused(RateDecision::unavailable(2));
+        let v1 = encode(&e);
+        assert_eq!(v1.kind, ecclesia_a2a::v1::ErrorKind::ServerBusy);
+        assert_eq!(v1.kind.http_status(), 503);
+    }
+}

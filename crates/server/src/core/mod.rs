@@ -2,10 +2,12 @@
 //! HTTP+JSON, and through them MCP, the OpenAI API and the console):
 //!
 //! - [`client`]: [`crate::CoreClient`], the one way every front-end reaches the core;
+//! - [`card`]: the agent card, built from the registry and the configuration;
 //! - [`callers`]: API keys ([`crate::KeyStore`]) and the authenticated [`crate::Caller`];
 //! - [`plans`]: what a caller's plan allows, the rate-limit pools of a skill call;
 //! - [`limits`]: the rate limiter ([`crate::RateLimiter`]);
 //! - [`lanes`]: the bounded, fair work queues (fast and slow skills);
+//! - [`metrics`]: [`crate::Metrics`], the counters and histograms the core records;
 //! - [`send`]: sending a message (admission, task creation, waiting or streaming);
 //! - [`tasks`]: the task lifecycle (create, start, finish, cancel, fail-unfinished, expire);
 //! - [`runs`]: one skill run (blocking thread, deadline, panic, streamed chunks);
@@ -20,10 +22,12 @@
 
 pub use ecclesia_state::bus;
 pub mod callers;
+pub mod card;
 pub mod client;
 pub mod clock;
 pub mod errors;
 pub mod lanes;
+pub mod metrics;
 pub use ecclesia_state::limits;
 pub mod plans;
 pub mod push;

@@ -1,23 +1,22 @@
 //! [`AppState`]: everything a handler needs, cheap to clone.
 
-use crate::card::agent_card;
 use crate::config::ServerConfig;
 use crate::core::bus::{InProcessBus, TaskBus};
 use crate::core::callers::KeyStore;
+use crate::core::card::agent_card;
 use crate::core::clock::{Clock, SystemClock};
 use crate::core::lanes::{Lane, LaneKind, LaneLimits, Lanes};
 use crate::core::limits::{InMemoryLimiter, RateLimiter};
+use crate::core::metrics::Metrics;
 use crate::core::push::deliver::Push;
 use crate::core::push::PushConfigStore;
 use crate::core::store::{SqliteStore, TaskStore, TaskWriter};
-use crate::http::conn::{Connections, FdLimit};
-use crate::http::metrics::Metrics;
 use ecclesia_a2a::AgentCard;
 use ecclesia_core::SkillRegistry;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use tokio::sync::{watch, Notify};
 
 /// A task being worked on right now, in this process.
@@ -102,10 +101,6 @@ pub struct AppState {
     pub lanes: Lanes,
     /// Tells background work to stop.
     pub shutdown_tx: Arc<watch::Sender<bool>>,
-    /// The open connections (set by [`crate::serve`]).
-    pub connections: Arc<OnceLock<Arc<Connections>>>,
-    /// The descriptor limit found (and raised) by [`crate::serve`].
-    pub fd_limit: Arc<OnceLock<Option<FdLimit>>>,
 }
 
 impl AppState {
@@ -192,8 +187,6 @@ impl AppState {
             clock,
             running: Arc::new(Mutex::new(HashMap::new())),
             shutdown_tx: Arc::new(tx),
-            connections: Arc::default(),
-            fd_limit: Arc::default(),
         }
     }
 

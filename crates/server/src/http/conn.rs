@@ -159,6 +159,17 @@ pub struct ConnCounters {
     pub accept_errors: AtomicU64,
 }
 
+/// What the accept loop of [`crate::serve`] runs with: its connections and the descriptor
+/// limit it found. Handed to the handlers that report them (`/readyz`, `/metrics`) as a
+/// request extension, so that the core's state knows nothing of the listener.
+#[derive(Clone)]
+pub struct Listening {
+    /// The open connections.
+    pub connections: Arc<Connections>,
+    /// The descriptor limit found (and raised).
+    pub fd_limit: Option<FdLimit>,
+}
+
 /// The open connections.
 pub struct Connections {
     limits: ConnLimits,

@@ -2,15 +2,20 @@
 //! force, the lanes).
 
 use crate::core::state::AppState;
+use crate::http::conn::Listening;
 use axum::extract::State;
 use axum::response::IntoResponse;
+use axum::Extension;
 use serde_json::json;
 
 pub(crate) async fn healthz() -> impl IntoResponse {
     axum::Json(json!({"status": "ok"}))
 }
 
-pub(crate) async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
+pub(crate) async fn readyz(
+    State(state): State<AppState>,
+    listening: Option<Extension<Listening>>,
+) -> impl IntoResponse {
     let registry = state.registry.load();
     let skills: serde_json::Map<String, serde_json::Value> =
         registry.iter().map(|s| (s.card().id, s.status())).collect();
@@ -25,7 +30,7 @@ pub(crate) async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
         axum::Json(json!({
             "status": if ready { "ready" } else { "no skills loaded (run `ecclesia ingest`)" },
             "skills": skills,
-            "limits": limits_json(&state),
+            "limits": limits_json(&state, listening.as_deref()),
             "registry_swaps": state.swaps.load(std::sync::atomic::Ordering::Relaxed),
             "queues": {
                 "fast": state.lanes.fast.stats(),
@@ -36,7 +41,7 @@ pub(crate) async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
 }
 
 /// The connection limits in force, for `/readyz`.
-fn limits_json(state: &AppState) -> serde_json::Value {
+fn limits_json(state: &AppState, listening: Option<&Listening>) -> serde_json::Value {
     use std::sync::atomic::Ordering::Relaxed;
     let c = &state.config;
     let mut v = json!({
@@ -47,12 +52,12 @@ fn limits_json(state: &AppState) -> serde_json::Value {
         "max_connections_configured": c.max_connections,
         "max_connections_per_ip": c.max_connections_per_ip,
     });
-    if let Some(Some(fd)) = state.fd_limit.get() {
+    if let Some(fd) = listening.and_then(|l| l.fd_limit) {
         v["fd_soft_limit"] = json!(fd.soft);
         v["fd_hard_limit"] = json!(fd.hard);
         v["fd_limit_raised"] = json!(fd.raised);
     }
-    if let Some(conns) = state.connections.get() {
+    if let Some(conns) = listening.map(|l| &l.connections) {
         let k = &conns.counters;
         v["max_connections"] = json!(conns.limits().max_connections);
         v["connections_open"] = json!(conns.open());

@@ -182,9 +182,10 @@ fn body(version: PushVersion, n: &Notice) -> Option<String> {
                 .then(|| n.task.as_ref().and_then(|t| serde_json::to_string(t).ok()))
                 .flatten()
         }
-        PushVersion::V1 => crate::a2a_v1::stream_response(&n.event)
+        // 1.0 webhooks get each `StreamResponse` (the conversion is the protocol crate's).
+        PushVersion::V1 => ecclesia_a2a::v1::StreamResponse::try_from(n.event.as_ref().clone())
             .ok()
-            .map(|v| v.to_string()),
+            .and_then(|r| serde_json::to_string(&r).ok()),
     }
 }
 
