@@ -103,28 +103,7 @@ impl ChatRequest {
                 "messages must hold at least one message",
             ));
         }
-        if messages.len() > MAX_MESSAGES {
-            return Err(ApiError::invalid(
-                Some("messages"),
-                format!(
-                    "too many messages ({}); the limit is {MAX_MESSAGES}",
-                    messages.len()
-                ),
-            ));
-        }
-        let mut out = Vec::with_capacity(messages.len());
-        let mut total = 0usize;
-        for (i, m) in messages.iter().enumerate() {
-            let msg = message(i, m)?;
-            total += msg.content.chars().count();
-            if total > MAX_TOTAL_CHARS {
-                return Err(ApiError::invalid(
-                    Some("messages"),
-                    format!("the messages are too long in all; the limit is {MAX_TOTAL_CHARS} characters"),
-                ));
-            }
-            out.push(msg);
-        }
+        let out = bounded_messages(messages, "messages", "messages", message)?;
         let last = out
             .last()
             .ok_or_else(|| ApiError::invalid(Some("messages"), "no message"))?;
@@ -283,6 +262,42 @@ fn message(i: usize, m: &Value) -> Result<Message, ApiError> {
 }
 
 /// `model`: required, one of [`crate::MODELS`] (404 `model_not_found` otherwise).
+/// `items` read one by one with `read`, within the bounds of a conversation: at most
+/// [`MAX_MESSAGES`] items and [`MAX_TOTAL_CHARS`] characters in all (the chat's `messages`, the
+/// Responses API's `input`). `param` names the parameter in errors, `what` its items.
+pub(crate) fn bounded_messages(
+    items: &[Value],
+    param: &str,
+    what: &str,
+    read: impl Fn(usize, &Value) -> Result<Message, ApiError>,
+) -> Result<Vec<Message>, ApiError> {
+    if items.len() > MAX_MESSAGES {
+        return Err(ApiError::invalid(
+            Some(param),
+            format!(
+                "too many {what} ({}); the limit is {MAX_MESSAGES}",
+                items.len()
+            ),
+        ));
+    }
+    let mut out = Vec::with_capacity(items.len());
+    let mut total = 0usize;
+    for (i, item) in items.iter().enumerate() {
+        let m = read(i, item)?;
+        total += m.content.chars().count();
+        if total > MAX_TOTAL_CHARS {
+            return Err(ApiError::invalid(
+                Some(param),
+                format!(
+                    "the {what} are too long in all; the limit is {MAX_TOTAL_CHARS} characters"
+                ),
+            ));
+        }
+        out.push(m);
+    }
+    Ok(out)
+}
+
 pub(crate) fn model_field(obj: &Map<String, Value>) -> Result<String, ApiError> {
     let model = match obj.get("model") {
         Some(Value::String(m)) if !m.trim().is_empty() => m.trim().to_string(),

@@ -114,7 +114,6 @@ pub fn router(state: AppState) -> Router {
 /// merged in under the same middleware (trace, panic catching).
 pub fn router_with(state: AppState, extra: Router) -> Router {
     use tower_http::catch_panic::CatchPanicLayer;
-    use tower_http::trace::TraceLayer;
     let feed_paths: Vec<&'static str> = state
         .registry
         .load()
@@ -142,7 +141,7 @@ pub fn router_with(state: AppState, extra: Router) -> Router {
         .merge(extra)
         .layer(
             tower::ServiceBuilder::new()
-                .layer(TraceLayer::new_for_http())
+                .layer(axum::middleware::from_fn(http::request_span::request_span))
                 .layer(CatchPanicLayer::custom(http::auth::panic_response)),
         )
 }

@@ -12,8 +12,8 @@
 
 use crate::error::ApiError;
 use crate::request::{
-    bool_field, kind, model_field, question_of, temperature_field, uint_field, Message, Role,
-    MAX_MESSAGES, MAX_QUESTION_CHARS, MAX_TOTAL_CHARS,
+    bool_field, bounded_messages, kind, model_field, question_of, temperature_field, uint_field,
+    Message, Role, MAX_QUESTION_CHARS, MAX_TOTAL_CHARS,
 };
 use ecclesia_a2a::Part;
 use serde_json::{json, Map, Value};
@@ -256,31 +256,7 @@ fn input(v: Option<&Value>) -> Result<Vec<Message>, ApiError> {
             role: Role::User,
             content: s.clone(),
         }],
-        Some(Value::Array(items)) => {
-            if items.len() > MAX_MESSAGES {
-                return Err(ApiError::invalid(
-                    Some("input"),
-                    format!(
-                        "too many input items ({}); the limit is {MAX_MESSAGES}",
-                        items.len()
-                    ),
-                ));
-            }
-            let mut out = Vec::with_capacity(items.len());
-            let mut total = 0usize;
-            for (i, item) in items.iter().enumerate() {
-                let m = message(i, item)?;
-                total += m.content.chars().count();
-                if total > MAX_TOTAL_CHARS {
-                    return Err(ApiError::invalid(
-                        Some("input"),
-                        format!("the input is too long in all; the limit is {MAX_TOTAL_CHARS} characters"),
-                    ));
-                }
-                out.push(m);
-            }
-            out
-        }
+        Some(Value::Array(items)) => bounded_messages(items, "input", "input items", message)?,
         Some(other) => {
             return Err(ApiError::invalid(
                 Some("input"),
@@ -426,6 +402,7 @@ fn text_part(i: usize, j: usize, p: &Value) -> Result<&str, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::request::MAX_MESSAGES;
 
     fn parse(v: Value) -> Result<ResponsesRequest, ApiError> {
         ResponsesRequest::parse(v.to_string().as_bytes())

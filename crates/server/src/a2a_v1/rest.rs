@@ -18,6 +18,7 @@ use crate::core::callers::Caller;
 use crate::core::state::AppState;
 use crate::http::auth::HttpError;
 use crate::http::request_log::RequestLine;
+use crate::http::request_span::Logged;
 use crate::http::sse;
 use axum::body::Body;
 use axum::extract::{Path, Query, State};
@@ -125,7 +126,7 @@ async fn answer(
         Ok(c) => c,
         Err(e) => return e.into_response(),
     };
-    let request_id = uuid::Uuid::new_v4().simple().to_string();
+    let request_id = crate::core::request::id();
     let out = match check_version(headers) {
         Err(e) => Out::Error {
             skill: None,
@@ -196,7 +197,6 @@ async fn answer(
         started.elapsed(),
     );
     RequestLine {
-        request_id: &request_id,
         binding: "HTTP+JSON",
         version: "1.0",
         method: name,
@@ -205,6 +205,8 @@ async fn answer(
         elapsed: started.elapsed(),
     }
     .log();
+    let mut response = response;
+    response.extensions_mut().insert(Logged);
     response
 }
 

@@ -93,8 +93,9 @@ impl std::fmt::Debug for CoreClient {
     }
 }
 
+/// The id of the request this call serves (see [`crate::core::request`]).
 fn new_request_id() -> String {
-    uuid::Uuid::new_v4().simple().to_string()
+    crate::core::request::id()
 }
 
 /// The label of a refusal in the metrics.

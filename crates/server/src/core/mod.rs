@@ -4,6 +4,7 @@
 //! - [`client`]: [`crate::CoreClient`], the one way every front-end reaches the core;
 //! - [`card`]: the agent card, built from the registry and the configuration;
 //! - [`callers`]: API keys ([`crate::KeyStore`]) and the authenticated [`crate::Caller`];
+//! - [`request`]: the id of the request being served (a task-local set by the front door);
 //! - [`plans`]: what a caller's plan allows, the rate-limit pools of a skill call;
 //! - [`limits`]: the rate limiter ([`crate::RateLimiter`]);
 //! - [`lanes`]: the bounded, fair work queues (fast and slow skills);
@@ -31,6 +32,7 @@ pub mod metrics;
 pub use ecclesia_state::limits;
 pub mod plans;
 pub mod push;
+pub mod request;
 pub mod runs;
 pub mod send;
 pub mod state;

@@ -11,6 +11,7 @@ use crate::core::errors::ServerError;
 use crate::core::state::AppState;
 use crate::http::auth::HttpError;
 use crate::http::request_log::RequestLine;
+use crate::http::request_span::Logged;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -228,7 +229,7 @@ pub(crate) async fn rpc_handler(
     body: Body,
 ) -> Response {
     let started = Instant::now();
-    let request_id = uuid::Uuid::new_v4().simple().to_string();
+    let request_id = crate::core::request::id();
     let caller = match caller {
         Ok(c) => c,
         Err(e) => {
@@ -297,7 +298,6 @@ pub(crate) async fn rpc_handler(
         started.elapsed(),
     );
     RequestLine {
-        request_id: &request_id,
         binding: "JSON-RPC",
         version,
         method: h.method,
@@ -306,5 +306,7 @@ pub(crate) async fn rpc_handler(
         elapsed: started.elapsed(),
     }
     .log();
-    h.response
+    let mut response = h.response;
+    response.extensions_mut().insert(Logged);
+    response
 }

@@ -1,5 +1,6 @@
 //! The HTTP side, below and beside the protocols: the listener and its connections
-//! ([`conn`]), who is calling ([`auth`]), the shared JSON-RPC endpoint that routes by
+//! ([`conn`]), the front door of every request (its id, span and log line:
+//! [`request_span`]), who is calling ([`auth`]), the shared JSON-RPC endpoint that routes by
 //! protocol version ([`jsonrpc`]), Server-Sent Events ([`sse`]), the `GET` feeds the skills
 //! register ([`feeds`]), the web console's gate ([`console_gate`]), health and readiness
 //! ([`health`]) and the metrics ([`metrics`]).
@@ -12,4 +13,5 @@ pub(crate) mod health;
 pub(crate) mod jsonrpc;
 pub mod metrics;
 pub(crate) mod request_log;
+pub(crate) mod request_span;
 pub(crate) mod sse;

@@ -1,4 +1,5 @@
-//! The log line of one request. A request that succeeded is logged at `debug`: the metrics
+//! The log line of one A2A request (inside the request's span, which carries its id: see
+//! `http::request_span`). A request that succeeded is logged at `debug`: the metrics
 //! count it (`ecclesia_requests_total`, the latency histograms), and at thousands a second its
 //! line was most of what the server wrote, enough to slow the task store's `fsync`s when the
 //! log shared its disk. A request that failed, was refused or was rate-limited is logged at
@@ -11,7 +12,6 @@ const SUCCESSES: [&str; 2] = ["ok", "stream"];
 
 /// One finished request, as the log shows it.
 pub(crate) struct RequestLine<'a> {
-    pub request_id: &'a str,
     /// `JSON-RPC` or `HTTP+JSON`.
     pub binding: &'static str,
     /// The A2A version the request was answered in.
@@ -28,7 +28,6 @@ pub(crate) struct RequestLine<'a> {
 macro_rules! request_event {
     ($level:ident, $line:expr, $elapsed_ms:expr) => {
         tracing::$level!(
-            request_id = $line.request_id,
             binding = $line.binding,
             version = $line.version,
             method = $line.method,

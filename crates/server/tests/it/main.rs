@@ -10,6 +10,7 @@ mod interop;
 mod jsonrpc;
 mod limits;
 mod push;
+mod request_span;
 mod rest;
 mod robustness;
 mod support;
