@@ -854,6 +854,15 @@ mod tests {
                 .map(|x| x.rules.clone())
                 .unwrap_or_default()
         };
+        assert_eq!(
+            of("ph"),
+            vec![("holy_child_of_cebu".to_string(), Rule::ReplacesSunday)]
+        );
+        assert_eq!(
+            of("mt"),
+            vec![("our_lady_of_sorrows".to_string(), Rule::Easter(-9))]
+        );
+        assert_eq!(of("br").len(), 3);
         assert_eq!(of("gb-sct"), of("gb-eng"));
         assert!(of("pt").is_empty());
     }
