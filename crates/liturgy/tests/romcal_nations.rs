@@ -437,6 +437,11 @@ fn national_rules_2026_2030() {
     );
     let mt = data.spec("mt").expect("Malta");
     assert_eq!(day(mt, 2027, 3, 19).celebrations[0].key, "StJoseph");
+    assert!(mt
+        .sanctorale
+        .iter()
+        .filter(|s| s.key == sorrows)
+        .all(|s| s.easter_offset == Some(-9) && s.month == 0));
     // Other nations unchanged: the General Calendar's dates (Scotland's and Britain's own moves
     // aside), no Santo Niño, Our Lady of Sorrows on 15 September.
     for id in ["general-roman", "pt", "ar", "us", "pl", "ie"] {

@@ -674,8 +674,11 @@ fn apply_rules(
             match rule {
                 Rule::Weekdays(moves) => g.weekday_moves = moves.clone(),
                 Rule::Easter(offset) => {
+                    // No month/day left behind (a fixed-date fallback would find it there).
                     g.easter_offset = Some(*offset);
                     g.rule = None;
+                    g.month = 0;
+                    g.day = 0;
                 }
                 // Precedence 5 (`precedence_of`): above a Sunday in Ordinary Time (6), below
                 // the Sundays of Advent, Lent and Easter (2).
