@@ -342,3 +342,131 @@ fn names_in_the_nations_language_beside_the_english() {
         assert_eq!(day(id, "2027-08-15").principal().name_local, None, "{id}");
     }
 }
+
+/// The dates of 2026–2030 on which a calendar keeps `key` as its first celebration.
+fn kept_on(data: &CalendarData, id: &str, key: &str) -> Vec<String> {
+    let spec = data.spec(id).expect("calendar");
+    (2026..=2030)
+        .flat_map(|y| data.year(spec, y).expect("year"))
+        .filter(|d| d.celebrations.first().is_some_and(|c| c.key == key))
+        .map(|d| d.date.to_string())
+        .collect()
+}
+
+/// The `rules` column of `data/nations.tsv`: Brazil's holy days on a Sunday, the Philippines'
+/// Santo Niño in place of the Sunday, Malta's Our Lady of Sorrows on the Friday before Palm Sunday;
+/// other nations keep the General Calendar's dates.
+#[test]
+fn national_rules_2026_2030() {
+    let data = CalendarData::load(data()).expect("calendar data");
+    let slugs = data.romcal_slugs();
+    let key = |slug: &str| {
+        slugs
+            .key(slug)
+            .expect("a General Calendar slug")
+            .to_string()
+    };
+    let (peter_paul, assumption, all_saints, sorrows) = (
+        key("peter_and_paul_apostles"),
+        key("assumption_of_the_blessed_virgin_mary"),
+        key("all_saints"),
+        key("our_lady_of_sorrows"),
+    );
+    // Brazil (CNBB): Peter and Paul on the Sunday 28 June–4 July, the Assumption and All Saints
+    // on the following Sunday (or on their day when it is a Sunday).
+    assert_eq!(
+        kept_on(&data, "br", &peter_paul),
+        [
+            "2026-06-28",
+            "2027-07-04",
+            "2028-07-02",
+            "2029-07-01",
+            "2030-06-30"
+        ]
+    );
+    assert_eq!(
+        kept_on(&data, "br", &assumption),
+        [
+            "2026-08-16",
+            "2027-08-15",
+            "2028-08-20",
+            "2029-08-19",
+            "2030-08-18"
+        ]
+    );
+    assert_eq!(
+        kept_on(&data, "br", &all_saints),
+        [
+            "2026-11-01",
+            "2027-11-07",
+            "2028-11-05",
+            "2029-11-04",
+            "2030-11-03"
+        ]
+    );
+    let br = data.spec("br").expect("Brazil");
+    let day = |spec, y, m, d| {
+        data.day(spec, NaiveDate::from_ymd_opt(y, m, d).expect("date"))
+            .expect("day")
+    };
+    // All Saints on a Saturday stays: Sunday 2 November is All Souls (CNBB 2025).
+    for y in [2025, 2031] {
+        assert_eq!(day(br, y, 11, 1).celebrations[0].key, all_saints, "{y}");
+    }
+    // The Assumption on a Monday (2033): the Sunday before, as Peter and Paul.
+    assert_eq!(day(br, 2033, 8, 14).celebrations[0].key, assumption);
+    // Philippines: the Santo Niño, third Sunday of January, replaces the Sunday.
+    assert_eq!(
+        kept_on(&data, "ph", "holy_child_of_cebu"),
+        [
+            "2026-01-18",
+            "2027-01-17",
+            "2028-01-16",
+            "2029-01-21",
+            "2030-01-20"
+        ]
+    );
+    let ph = data.spec("ph").expect("Philippines");
+    let nino = day(ph, 2026, 1, 18);
+    assert_eq!(nino.celebrations[0].rank, ecclesia_liturgy::Rank::Feast);
+    // Malta: Our Lady of Sorrows on the Friday before Palm Sunday; in 2027 that Friday is
+    // 19 March, Saint Joseph, a solemnity, which is kept.
+    assert_eq!(
+        kept_on(&data, "mt", &sorrows),
+        ["2026-03-27", "2028-04-07", "2029-03-23", "2030-04-12"]
+    );
+    let mt = data.spec("mt").expect("Malta");
+    assert_eq!(day(mt, 2027, 3, 19).celebrations[0].key, "StJoseph");
+    assert!(mt
+        .sanctorale
+        .iter()
+        .filter(|s| s.key == sorrows)
+        .all(|s| s.easter_offset == Some(-9) && s.month == 0));
+    // Other nations unchanged: the General Calendar's dates (Scotland's and Britain's own moves
+    // aside), no Santo Niño, Our Lady of Sorrows on 15 September.
+    for id in ["general-roman", "pt", "ar", "us", "pl", "ie"] {
+        let years = ["2026", "2027", "2028", "2029", "2030"];
+        let on = |md: &str| {
+            years
+                .iter()
+                .map(|y| format!("{y}-{md}"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kept_on(&data, id, &peter_paul), on("06-29"), "{id}");
+        assert_eq!(kept_on(&data, id, &assumption), on("08-15"), "{id}");
+        assert_eq!(kept_on(&data, id, &all_saints), on("11-01"), "{id}");
+        assert!(kept_on(&data, id, "holy_child_of_cebu").is_empty(), "{id}");
+        let spec = data.spec(id).expect("calendar");
+        assert!(
+            day(spec, 2026, 9, 15)
+                .celebrations
+                .iter()
+                .any(|c| c.key == sorrows),
+            "{id}"
+        );
+    }
+    // England keeps its own weekday moves (now from the same column): the Assumption 2026,
+    // a Saturday, on Sunday 16 August.
+    let eng = data.spec("gb-eng").expect("England");
+    assert_eq!(day(eng, 2026, 8, 16).celebrations[0].key, assumption);
+}

@@ -54,8 +54,71 @@ pub struct Nation {
     pub ascension_on_sunday: bool,
     /// Corpus Christi on the Sunday after Trinity.
     pub corpus_christi_on_sunday: bool,
-    /// The source of the three transfer settings.
+    /// The nation's own rules for single celebrations: (romcal slug, rule).
+    pub rules: Vec<(String, Rule)>,
+    /// The source of the three transfer settings and of the rules.
     pub source: String,
+}
+
+/// A nation's own rule for one celebration (`data/nations.tsv`, column `rules`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rule {
+    /// `mon-1,sat+1`: when the date falls on the weekday, kept that many days later (earlier
+    /// when negative). The holy days that England, Wales, Scotland and Brazil keep on a Sunday.
+    Weekdays(Vec<(Weekday, i64)>),
+    /// `easter-9`: kept that many days after Easter (before when negative). Malta's Our Lady of
+    /// Sorrows on the Friday before Palm Sunday.
+    Easter(i64),
+    /// `replaces-sunday`: takes the place of a Sunday in Ordinary Time (Table of Liturgical Days
+    /// 5, the rank of a feast of the Lord of the General Calendar; a feast of the nation would
+    /// otherwise give way to the Sunday). The Philippines' Santo Niño, third Sunday of January.
+    ReplacesSunday,
+}
+
+impl Rule {
+    /// Parse one rule of the `rules` column.
+    pub fn parse(s: &str) -> Option<Rule> {
+        if s == "replaces-sunday" {
+            return Some(Rule::ReplacesSunday);
+        }
+        if let Some(n) = s.strip_prefix("easter") {
+            return signed(n).map(Rule::Easter);
+        }
+        let mut moves = Vec::new();
+        for m in s.split(',') {
+            let (wd, n) = m.split_at_checked(3)?;
+            let wd = match wd {
+                "mon" => Weekday::Mon,
+                "tue" => Weekday::Tue,
+                "wed" => Weekday::Wed,
+                "thu" => Weekday::Thu,
+                "fri" => Weekday::Fri,
+                "sat" => Weekday::Sat,
+                "sun" => Weekday::Sun,
+                _ => return None,
+            };
+            let n = signed(n).filter(|n| *n != 0 && n.abs() < 7)?;
+            if moves.iter().any(|(w, _)| *w == wd) {
+                return None;
+            }
+            moves.push((wd, n));
+        }
+        Some(Rule::Weekdays(moves))
+    }
+}
+
+/// `+5`, `-1` (a sign is required).
+fn signed(s: &str) -> Option<i64> {
+    let (neg, digits) = match s.as_bytes().first()? {
+        b'+' => (false, &s[1..]),
+        b'-' => (true, &s[1..]),
+        _ => return None,
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: i64 = digits.parse().ok()?;
+    Some(if neg { -n } else { n })
 }
 
 /// Parse `data/nations.tsv` (comment lines start with `#`; the header starts with `id`).
@@ -69,8 +132,8 @@ pub fn nations() -> Result<Vec<Nation>, LiturgyError> {
         }
         let f: Vec<&str> = line.split('\t').collect();
         let bad = |what: &str| LiturgyError::data(path, format!("line {}: {what}", n + 1));
-        if f.len() != 9 {
-            return Err(bad("expected 9 tab-separated fields"));
+        if f.len() != 10 {
+            return Err(bad("expected 10 tab-separated fields"));
         }
         let epiphany = match f[5] {
             "jan6" => EpiphanyRule::Jan6,
@@ -92,10 +155,33 @@ pub fn nations() -> Result<Vec<Nation>, LiturgyError> {
             epiphany,
             ascension_on_sunday: day(f[6])?,
             corpus_christi_on_sunday: day(f[7])?,
-            source: f[8].to_string(),
+            rules: rules(f[8]).ok_or_else(|| {
+                bad("rules must be `-` or `slug=rule;...` (mon-1,sat+1 | easter-9 | replaces-sunday)")
+            })?,
+            source: f[9].to_string(),
         });
     }
     Ok(out)
+}
+
+/// The `rules` column: `-`, or `slug=rule` separated by `;`.
+fn rules(s: &str) -> Option<Vec<(String, Rule)>> {
+    if s == "-" {
+        return Some(Vec::new());
+    }
+    s.split(';')
+        .map(|item| {
+            let (slug, rule) = item.split_once('=')?;
+            let slug_ok = !slug.is_empty()
+                && slug
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+            if !slug_ok {
+                return None;
+            }
+            Some((slug.to_string(), Rule::parse(rule)?))
+        })
+        .collect()
 }
 
 /// One row of `romcal_feasts_by_calendar.json`.
@@ -175,40 +261,6 @@ const MOVEABLE: &[(&str, Moveable)] = &[
     (
         "thanksgiving_day",
         Moveable::NthWeekday(2, Weekday::Mon, 10),
-    ),
-];
-
-/// Weekday moves of the holy days of England, Wales and Scotland: "When the Solemnities of
-/// Saints Peter and Paul or the Assumption fall on a Saturday or a Monday they are transferred to
-/// the Sunday; when All Saints falls on a Saturday it is transferred to the Sunday and All Souls
-/// is celebrated on the Monday" (Bishops' Conference of England and Wales, 2006, kept in 2017;
-/// romcal's `dateExceptions` for England and Wales have the Assumption, All Saints and All Souls;
-/// Scotland: the same rules in the Diocese of Aberdeen's list of holy days for 2020; Peter and Paul
-/// from those two sources). (calendars, slug, [(weekday, days)]).
-type WeekdayMove = (
-    &'static [&'static str],
-    &'static str,
-    &'static [(Weekday, i64)],
-);
-
-const BRITAIN: &[&str] = &["england", "wales", "scotland"];
-
-const WEEKDAY_MOVES: &[WeekdayMove] = &[
-    (
-        BRITAIN,
-        "peter_and_paul_apostles",
-        &[(Weekday::Mon, -1), (Weekday::Sat, 1)],
-    ),
-    (
-        BRITAIN,
-        "assumption_of_the_blessed_virgin_mary",
-        &[(Weekday::Mon, -1), (Weekday::Sat, 1)],
-    ),
-    (BRITAIN, "all_saints", &[(Weekday::Sat, 1)]),
-    (
-        BRITAIN,
-        "commemoration_of_all_the_faithful_departed",
-        &[(Weekday::Sun, 1)],
     ),
 ];
 
@@ -552,7 +604,6 @@ fn apply_row(
                 g.proper = proper;
             }
         }
-        add_moves(nation, &row.id, &key, sanctorale);
         return;
     }
     // A proper celebration of the nation.
@@ -606,17 +657,45 @@ fn apply_row(
         .or_default()
         .entry("en".into())
         .or_insert_with(|| english_name(&row.id, person));
-    add_moves(nation, &row.id, &key, sanctorale);
 }
 
-fn add_moves(nation: &Nation, slug: &str, key: &str, sanctorale: &mut [SanctoralEntry]) {
-    for (cals, s, moves) in WEEKDAY_MOVES {
-        if *s == slug && cals.contains(&nation.romcal.as_str()) {
-            for g in sanctorale.iter_mut().filter(|g| g.key == key) {
-                g.weekday_moves = moves.to_vec();
+/// Apply the nation's `rules` (`data/nations.tsv`) to every entry of the celebration. A rule
+/// whose slug names no celebration of the nation is an error of the table.
+fn apply_rules(
+    src: &Source,
+    nation: &Nation,
+    sanctorale: &mut [SanctoralEntry],
+) -> Result<(), LiturgyError> {
+    for (slug, rule) in &nation.rules {
+        let key = src.slugs.key(slug).unwrap_or(slug);
+        let mut found = false;
+        for g in sanctorale.iter_mut().filter(|g| g.key == key) {
+            found = true;
+            match rule {
+                Rule::Weekdays(moves) => g.weekday_moves = moves.clone(),
+                Rule::Easter(offset) => {
+                    // No month/day left behind (a fixed-date fallback would find it there).
+                    g.easter_offset = Some(*offset);
+                    g.rule = None;
+                    g.month = 0;
+                    g.day = 0;
+                }
+                // Precedence 5 (`precedence_of`): above a Sunday in Ordinary Time (6), below
+                // the Sundays of Advent, Lent and Easter (2).
+                Rule::ReplacesSunday => g.grade = g.grade.max(5),
             }
         }
+        if !found {
+            return Err(LiturgyError::data(
+                Path::new("crates/liturgy/data/nations.tsv"),
+                format!(
+                    "{}: rule for {slug}, which the nation does not keep",
+                    nation.id
+                ),
+            ));
+        }
     }
+    Ok(())
 }
 
 fn entry(
@@ -687,11 +766,7 @@ pub(super) fn load(
                 apply_row(&src, &nation, &mut sanctorale, names, row);
             }
         }
-        for (_, slug, _) in WEEKDAY_MOVES {
-            if let Some(key) = src.slugs.key(slug) {
-                add_moves(&nation, slug, key, &mut sanctorale);
-            }
-        }
+        apply_rules(&src, &nation, &mut sanctorale)?;
         specs.insert(
             nation.id.clone(),
             CalendarSpec {
@@ -746,6 +821,53 @@ mod tests {
             english_name("vincent_lewoniuk_and_companions_martyrs", None),
             "Vincent Lewoniuk and Companions, Martyrs"
         );
+    }
+
+    #[test]
+    fn rules_column() {
+        assert_eq!(
+            Rule::parse("mon-1,sat+1"),
+            Some(Rule::Weekdays(vec![(Weekday::Mon, -1), (Weekday::Sat, 1)]))
+        );
+        assert_eq!(Rule::parse("easter-9"), Some(Rule::Easter(-9)));
+        assert_eq!(Rule::parse("replaces-sunday"), Some(Rule::ReplacesSunday));
+        for bad in [
+            "",
+            "mon1",
+            "mon+0",
+            "mon+7",
+            "xyz+1",
+            "mon-1,mon+1",
+            "easter9",
+            "easter-",
+        ] {
+            assert_eq!(Rule::parse(bad), None, "{bad:?}");
+        }
+        assert_eq!(rules("-"), Some(Vec::new()));
+        assert_eq!(
+            rules("a_b=easter+3;c=replaces-sunday").map(|r| r.len()),
+            Some(2)
+        );
+        assert_eq!(rules("A=easter+3"), None);
+        assert_eq!(rules("a_b"), None);
+        let n = nations().expect("nations.tsv parses");
+        let of = |id: &str| {
+            n.iter()
+                .find(|x| x.id == id)
+                .map(|x| x.rules.clone())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            of("ph"),
+            vec![("holy_child_of_cebu".to_string(), Rule::ReplacesSunday)]
+        );
+        assert_eq!(
+            of("mt"),
+            vec![("our_lady_of_sorrows".to_string(), Rule::Easter(-9))]
+        );
+        assert_eq!(of("br").len(), 3);
+        assert_eq!(of("gb-sct"), of("gb-eng"));
+        assert!(of("pt").is_empty());
     }
 
     #[test]
