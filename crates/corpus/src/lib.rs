@@ -46,6 +46,7 @@ pub mod query;
 pub mod remote;
 pub mod search;
 pub mod semantic;
+pub mod setup;
 mod static_index;
 pub mod store;
 pub mod text;
