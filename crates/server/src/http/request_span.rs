@@ -1,6 +1,6 @@
 //! The front door of every request, whichever front-end serves it: one request id (the
 //! caller's `X-Request-Id` when it is a sane token, else a new one), one tracing span
-//! (`request`, with the id, HTTP method and path) around everything that runs for it, the id
+//! (`request`, with the id) around everything that runs for it, the id
 //! echoed in the response's `X-Request-Id`, and one log line for requests that no front-end
 //! logged itself: refusals before any handler ran (an unknown path, a wrong method, a body
 //! too large), and every request of a front-end without its own line (MCP, the OpenAI API,
@@ -41,8 +41,9 @@ pub(crate) async fn request_span(req: Request, next: Next) -> Response {
     let id = given_id(&req).unwrap_or_else(request::new_id);
     let method = req.method().clone();
     let path = req.uri().path().to_string();
-    let span =
-        tracing::info_span!("request", request_id = %id, http.method = %method, http.path = %path);
+    // The id alone in the span (formatted once per request by the log subscriber); the method
+    // and path go only into the lines this layer writes.
+    let span = tracing::info_span!("request", request_id = %id);
     let mut response = request::scope(id.clone(), next.run(req))
         .instrument(span.clone())
         .await;
@@ -54,9 +55,9 @@ pub(crate) async fn request_span(req: Request, next: Next) -> Response {
         let elapsed_ms = started.elapsed().as_millis() as u64;
         let _entered = span.enter();
         if status >= 400 {
-            tracing::info!(status, elapsed_ms, "request");
+            tracing::info!(http.method = %method, http.path = %path, status, elapsed_ms, "request");
         } else {
-            tracing::debug!(status, elapsed_ms, "request");
+            tracing::debug!(http.method = %method, http.path = %path, status, elapsed_ms, "request");
         }
     }
     response
