@@ -3,6 +3,7 @@
 --   mcp     a stateless MCP tools/call (revision 2026-07-28: one JSON-RPC request a POST,
 --           the version and client capabilities in the request's _meta) of TOOL (default get_pope)
 --   search  the Search API, POST /api/v1/search {"query": QUERY, "numResults": 10}
+--   openai  a chat completion (POST /v1/chat/completions, model "ecclesia-1", catholic_qa) asking QUERY
 -- KEY, when set, is sent as a bearer key.
 local surface = os.getenv("SURFACE") or "a2a"
 local skill = os.getenv("SKILL") or "pope_lookup"
@@ -27,8 +28,11 @@ elseif surface == "mcp" then
 elseif surface == "search" then
   wrk.path = "/api/v1/search"
   wrk.body = '{"query":"' .. query .. '","numResults":10}'
+elseif surface == "openai" then
+  wrk.path = "/v1/chat/completions"
+  wrk.body = '{"model":"ecclesia-1","messages":[{"role":"user","content":"' .. query .. '"}]}'
 else
-  error("SURFACE must be a2a, mcp or search, not " .. surface)
+  error("SURFACE must be a2a, mcp, search or openai, not " .. surface)
 end
 -- Non-2xx answers count as errors in the summary line (a refused call must not pass for a fast one).
 done = function(summary, latency, requests)

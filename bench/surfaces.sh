@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Latency per surface: the same pope_lookup through A2A (message/send) and MCP
 # (a stateless tools/call get_pope over Streamable HTTP), and the same search
-# through A2A document_search and the Search API, against a running release
+# through A2A document_search and the Search API, and a catholic_qa chat completion through
+# the OpenAI API (QUESTION), against a running release
 # server (anonymous on a loopback port, or KEY=ecc_… for a key whose plan has
 # room for the load):
 #   bench/surfaces.sh http://127.0.0.1:8080
@@ -16,6 +17,7 @@ C=${CONNS:-16}
 SC=${SEARCH_CONNS:-4}
 POPE=${POPE:-John Paul II}
 SEARCH=${SEARCH:-grace and free will}
+QUESTION=${QUESTION:-What is sanctifying grace?}
 cd "$(dirname "$0")"
 auth=()
 [ -n "${KEY:-}" ] && auth=(-H "Authorization: Bearer $KEY")
@@ -39,6 +41,8 @@ probe /api/v1/a2a "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"message/send\",\"p
 probe /mcp "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"get_pope\",\"arguments\":{\"query\":\"$POPE\"},$meta}}" \
   "v['result']['isError'] is False and v['result']['structuredContent']['pope_id']"
 probe /api/v1/search "{\"query\":\"$SEARCH\",\"numResults\":10}" "len(v['results']) == 10"
+probe /v1/chat/completions "{\"model\":\"ecclesia-1\",\"messages\":[{\"role\":\"user\",\"content\":\"$QUESTION\"}]}" \
+  "v['choices'][0]['message']['content']"
 
 run() { # connections, label, then env for surfaces.lua
   local conns=$1 label=$2; shift 2
@@ -49,3 +53,4 @@ run "$C" "A2A message/send pope_lookup" SURFACE=a2a SKILL=pope_lookup QUERY="$PO
 run "$C" "MCP tools/call get_pope" SURFACE=mcp TOOL=get_pope QUERY="$POPE"
 run "$SC" "A2A message/send document_search" SURFACE=a2a SKILL=document_search QUERY="$SEARCH"
 run "$SC" "Search API /api/v1/search" SURFACE=search QUERY="$SEARCH"
+run "$SC" "OpenAI chat catholic_qa" SURFACE=openai QUERY="$QUESTION"
