@@ -22,7 +22,8 @@
 //! writer task (dropped, with a warning, when Redis is too slow for the queue).
 
 use ecclesia_a2a::StreamEvent;
-use ecclesia_state::{BusError, EventStream, SharedEvent, TaskBus};
+use ecclesia_state::bus::receiver_stream;
+use ecclesia_state::{BusError, EventStream, SharedEvent, TaskBus, EVENT_BUFFER};
 use futures::future::BoxFuture;
 use futures::StreamExt;
 use redis::aio::ConnectionManager;
@@ -31,8 +32,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, watch};
 
-/// Events buffered per task for subscribers that fall behind.
-const EVENT_BUFFER: usize = 128;
 /// Messages waiting for Redis before new ones are dropped.
 const OUTBOX: usize = 10_000;
 /// How long `open:<task>` lives without renewal.
@@ -221,25 +220,6 @@ async fn renew(shared: Arc<Shared>, mut conn: ConnectionManager) {
     }
 }
 
-/// A broadcast receiver as a stream that ends after the final status.
-fn events(rx: broadcast::Receiver<SharedEvent>) -> EventStream {
-    Box::pin(futures::stream::unfold(Some(rx), |rx| async move {
-        let mut rx = rx?;
-        loop {
-            match rx.recv().await {
-                Ok(ev) => {
-                    let last = matches!(ev.as_ref(), StreamEvent::Status(s) if s.is_final);
-                    return Some((ev, (!last).then_some(rx)));
-                }
-                Err(broadcast::error::RecvError::Lagged(n)) => {
-                    tracing::warn!(skipped = n, "a stream reader fell behind");
-                }
-                Err(broadcast::error::RecvError::Closed) => return None,
-            }
-        }
-    }))
-}
-
 impl TaskBus for RedisBus {
     fn open(&self, task_id: &str) {
         let (events, _) = broadcast::channel(EVENT_BUFFER);
@@ -264,7 +244,7 @@ impl TaskBus for RedisBus {
     ) -> BoxFuture<'static, Result<Option<EventStream>, BusError>> {
         if let Some(t) = lock(&self.shared.open).get(task_id) {
             let rx = t.events.subscribe();
-            return Box::pin(async move { Ok(Some(events(rx))) });
+            return Box::pin(async move { Ok(Some(receiver_stream(rx))) });
         }
         let (shared, mut sink, mut conn) =
             (self.shared.clone(), self.sink.clone(), self.conn.clone());
@@ -322,7 +302,7 @@ impl TaskBus for RedisBus {
                     }
                 }
             });
-            let stream = events(rx).take_until(async move {
+            let stream = receiver_stream(rx).take_until(async move {
                 let mut stop_rx = stop_rx;
                 let _ = stop_rx.wait_for(|s| *s).await;
             });

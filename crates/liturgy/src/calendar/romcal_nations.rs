@@ -87,16 +87,7 @@ impl Rule {
         let mut moves = Vec::new();
         for m in s.split(',') {
             let (wd, n) = m.split_at_checked(3)?;
-            let wd = match wd {
-                "mon" => Weekday::Mon,
-                "tue" => Weekday::Tue,
-                "wed" => Weekday::Wed,
-                "thu" => Weekday::Thu,
-                "fri" => Weekday::Fri,
-                "sat" => Weekday::Sat,
-                "sun" => Weekday::Sun,
-                _ => return None,
-            };
+            let wd = crate::phrases::weekday_from_english(wd)?;
             let n = signed(n).filter(|n| *n != 0 && n.abs() < 7)?;
             if moves.iter().any(|(w, _)| *w == wd) {
                 return None;

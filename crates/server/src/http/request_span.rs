@@ -40,7 +40,8 @@ pub(crate) async fn request_span(req: Request, next: Next) -> Response {
     let started = Instant::now();
     let id = given_id(&req).unwrap_or_else(request::new_id);
     let method = req.method().clone();
-    let path = req.uri().path().to_string();
+    // The path is only written when this layer logs: keep the URI (a shared buffer), not a copy.
+    let uri = req.uri().clone();
     // The id alone in the span (formatted once per request by the log subscriber); the method
     // and path go only into the lines this layer writes.
     let span = tracing::info_span!("request", request_id = %id);
@@ -55,9 +56,9 @@ pub(crate) async fn request_span(req: Request, next: Next) -> Response {
         let elapsed_ms = started.elapsed().as_millis() as u64;
         let _entered = span.enter();
         if status >= 400 {
-            tracing::info!(http.method = %method, http.path = %path, status, elapsed_ms, "request");
+            tracing::info!(http.method = %method, http.path = %uri.path(), status, elapsed_ms, "request");
         } else {
-            tracing::debug!(http.method = %method, http.path = %path, status, elapsed_ms, "request");
+            tracing::debug!(http.method = %method, http.path = %uri.path(), status, elapsed_ms, "request");
         }
     }
     response
